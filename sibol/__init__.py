@@ -1,0 +1,149 @@
+"""The SIBOL console: create_app() wires configuration, extensions, blueprints and handlers."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from flask import Flask, g, request, session
+from flask_login import AnonymousUserMixin
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .access import enforce_access
+from .api import install_cors, make_api_blueprint
+from .assets import init_assets
+from .config import load_settings
+from .errors import register_error_handlers
+from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
+from .templating import init_templating
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Each feature is a package with pages.py and, when it has an API, api.py (each defines `bp`).
+FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "chat")
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        instance_path=str(ROOT / "instance"),
+        static_folder=None,  # sibol.core.static serves files, pre-compressed when it can
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(load_settings(app.instance_path))
+    app.config.update(overrides or {})
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    register_extensions(app)
+    register_request_hooks(app)
+    register_blueprints(app)
+    register_error_handlers(app)
+    register_cli(app)
+    init_assets(app)
+    init_templating(app)
+    return app
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, _record):
+    # SQLite leaves foreign keys off and uses a rollback journal unless told otherwise.
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+def register_extensions(app: Flask) -> None:
+    from . import models  # noqa: F401 - the tables must be known to metadata and migrations
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    mail.init_app(app)
+    csrf.init_app(app)
+    compress.init_app(app)
+    limiter.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = None
+    login_manager.session_protection = "basic"
+    login_manager.user_loader(_load_session_user)
+
+
+def _load_session_user(user_id: str):
+    """Flask-Login loader: the id carries the account's session epoch."""
+    from .models import Account
+
+    raw_id, _, epoch = str(user_id).partition(".")
+    if not raw_id.isdigit():
+        return None
+    account = db.session.get(Account, int(raw_id))
+    if account is None:
+        return None
+    if not account.is_active:
+        session["sibol_signed_out_reason"] = (
+            "Your account has been disabled. Contact your barangay administrator."
+            if not account.is_enabled
+            else "Your account is not active."
+        )
+        return None
+    if epoch != str(account.session_epoch or 0):
+        session["sibol_signed_out_reason"] = "Your session has ended. Please sign in again."
+        return None
+    return account
+
+
+def register_request_hooks(app: Flask) -> None:
+    from .api.tokens import account_for_token, bearer_from_request
+
+    install_cors(app)
+
+    @app.before_request
+    def bearer_identity():
+        # A bearer token is the whole identity of the request: the cookie is not consulted.
+        raw = bearer_from_request()
+        if raw is not None:
+            g.sibol_bearer = True
+            g._login_user = account_for_token(raw) or AnonymousUserMixin()
+
+    @app.before_request
+    def csrf_for_cookie_writes():
+        if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+            return
+        if g.get("sibol_bearer"):
+            return  # a bearer token cannot be sent by another site's form
+        if not app.config.get("WTF_CSRF_ENABLED", True):
+            return
+        csrf.protect()
+
+    app.before_request(enforce_access)
+
+
+def register_blueprints(app: Flask) -> None:
+    from .core.pages import bp as core_bp
+    from .core.static import register_static
+
+    register_static(app)
+    app.register_blueprint(core_bp)
+    api = make_api_blueprint()
+    for feature in FEATURES:
+        pages = importlib.import_module(f"sibol.{feature}.pages")
+        app.register_blueprint(pages.bp)
+        try:
+            api_module = importlib.import_module(f"sibol.{feature}.api")
+        except ModuleNotFoundError as err:
+            if err.name != f"sibol.{feature}.api":
+                raise
+            continue
+        api.register_blueprint(api_module.bp)
+    app.register_blueprint(api)
+
+
+def register_cli(app: Flask) -> None:
+    from .cli import register_commands
+
+    register_commands(app)

@@ -1,0 +1,108 @@
+"""One access mechanism for every route: each view declares who may call it.
+
+A view is wrapped by exactly one of:
+  @public                      anyone, signed in or not
+  @signed_in                   any active account, whatever its modules
+  @module_required(ModuleId.X) an active account holding module X (admin routes: ModuleId.ADMIN)
+
+The app-wide before_request hook enforces the declaration, so a route that declares nothing is
+refused with 403 (and logged), and the route-walk test fails for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from flask import Flask, current_app, flash, redirect, request, session, url_for
+from flask_login import current_user
+
+from .errors import json_error, wants_json
+from .models import MODULES, ModuleId
+
+PUBLIC = "public"
+SIGNED_IN = "signed_in"
+
+
+@dataclass(frozen=True)
+class Access:
+    kind: str  # PUBLIC, SIGNED_IN or "module"
+    module: int | None = None
+
+
+def _declare(access: Access) -> Callable:
+    def decorate(view: Callable) -> Callable:
+        view.sibol_access = access  # type: ignore[attr-defined]
+        return view
+
+    return decorate
+
+
+def public(view: Callable) -> Callable:
+    return _declare(Access(PUBLIC))(view)
+
+
+def signed_in(view: Callable) -> Callable:
+    return _declare(Access(SIGNED_IN))(view)
+
+
+def module_required(module: int) -> Callable:
+    return _declare(Access("module", int(module)))
+
+
+def access_of(endpoint: str | None, app: Flask | None = None) -> Access | None:
+    app = app or current_app
+    if endpoint is None:
+        return None
+    if endpoint == "static" or endpoint.endswith(".static"):
+        return Access(PUBLIC)
+    view = app.view_functions.get(endpoint)
+    # Flask-Dance and other blueprints may wrap views; look through functools.wraps.
+    while view is not None and not hasattr(view, "sibol_access") and hasattr(view, "__wrapped__"):
+        view = view.__wrapped__
+    if view is None:
+        return None
+    declared = getattr(view, "sibol_access", None)
+    if declared is None:
+        declared = app.config.get("SIBOL_ACCESS_OVERRIDES", {}).get(endpoint)
+    return declared
+
+
+def _refuse_anonymous(message: str | None = None):
+    if wants_json():
+        return json_error(401, message or "Sign in to continue.", code="unauthorized")
+    if message:
+        flash(message, "error")
+    target = request.full_path if request.query_string else request.path
+    return redirect(url_for("auth.login") + "?" + urlencode({"next": target}))
+
+
+def enforce_access():
+    """before_request: apply the current endpoint's declaration."""
+    if request.endpoint is None:  # routing failed: 404/405 handlers answer
+        return None
+    if request.method == "OPTIONS":
+        return None  # CORS preflight carries no credentials
+    access = access_of(request.endpoint)
+    if access is None:
+        current_app.logger.error("Route %s declares no access rule; refusing it", request.endpoint)
+        return json_error(403, "This route is not available.", code="forbidden")
+    if access.kind == PUBLIC:
+        return None
+    if not current_user.is_authenticated:
+        message = session.pop("sibol_signed_out_reason", None)
+        return _refuse_anonymous(message)
+    if not current_user.is_active:  # pragma: no cover - loaders never return inactive accounts
+        return _refuse_anonymous("Your account is not active.")
+    if access.kind == SIGNED_IN:
+        return None
+    if not current_user.has_module(access.module):
+        name = MODULES[ModuleId(access.module)][1]
+        message = f"Your account does not have access to {name}."
+        if wants_json():
+            return json_error(403, message, code="forbidden", module=access.module)
+        from flask import render_template
+
+        return render_template("errors/error.html", status=403, message=message), 403
+    return None

@@ -1,0 +1,144 @@
+"""Shared /api plumbing: the parent blueprint, JSON bodies, field parsing, pagination, CORS."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, request
+from werkzeug.exceptions import BadRequest
+
+from ..errors import Invalid, Unsupported
+
+MAX_PER_PAGE = 100
+
+
+def json_body(*, required: bool = True) -> dict[str, Any]:
+    """The request's JSON object. Raises Invalid/Unsupported with a readable message."""
+    if not request.get_data(cache=True):
+        if required:
+            raise Invalid("Send a JSON object in the request body.", field="body")
+        return {}
+    if not request.is_json:
+        raise Unsupported("Send the body as JSON (Content-Type: application/json).")
+    try:
+        body = request.get_json(force=True, silent=False)
+    except BadRequest:
+        raise Invalid("The request body is not valid JSON.", field="body") from None
+    if not isinstance(body, dict):
+        raise Invalid("The request body must be a JSON object.", field="body")
+    return body
+
+
+def pick(body: dict, *names: str, default: Any = None) -> Any:
+    """The first present value among alternative spellings (the spec sends several)."""
+    for name in names:
+        if name in body and body[name] is not None:
+            return body[name]
+    return default
+
+
+def text_field(
+    body: dict,
+    *names: str,
+    label: str | None = None,
+    required: bool = True,
+    max_length: int = 255,
+    strip: bool = True,
+) -> str | None:
+    label = label or names[0]
+    value = pick(body, *names)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise Invalid(f"{label} is required.", field=names[0])
+        return None
+    if not isinstance(value, str):
+        raise Invalid(f"{label} must be text.", field=names[0])
+    if strip:
+        value = value.strip()
+    if len(value) > max_length:
+        raise Invalid(f"{label} must be at most {max_length} characters.", field=names[0])
+    return value
+
+
+def int_field(
+    body: dict, *names: str, label: str | None = None, required: bool = True, minimum: int = 1
+) -> int | None:
+    label = label or names[0]
+    value = pick(body, *names)
+    if value is None or value == "":
+        if required:
+            raise Invalid(f"{label} is required.", field=names[0])
+        return None
+    if isinstance(value, bool):
+        raise Invalid(f"{label} must be a number.", field=names[0])
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        raise Invalid(f"{label} must be a whole number.", field=names[0])
+    if value < minimum or value > 2**31 - 1:
+        raise Invalid(f"{label} must be a valid number.", field=names[0])
+    return value
+
+
+def page_args(default_per_page: int = 10) -> tuple[int, int]:
+    """`page` and `per_page` from the query string, clamped to sane bounds."""
+
+    def number(name: str, default: int) -> int:
+        raw = request.args.get(name, "")
+        try:
+            return int(raw) if raw.strip() else default
+        except ValueError:
+            raise Invalid(f"{name} must be a whole number.", field=name) from None
+
+    page = number("page", 1)
+    per_page = number("per_page", default_per_page)
+    if page < 1:
+        raise Invalid("page must be 1 or more.", field="page")
+    if not 1 <= per_page <= MAX_PER_PAGE:
+        raise Invalid(f"per_page must be between 1 and {MAX_PER_PAGE}.", field="per_page")
+    return page, per_page
+
+
+def page_count(total: int, per_page: int) -> int:
+    return max(1, math.ceil(total / per_page))
+
+
+def make_api_blueprint() -> Blueprint:
+    """A new /api parent per app: tests build many apps."""
+    return Blueprint("api", __name__, url_prefix="/api")
+
+
+def install_cors(app: Flask) -> None:
+    """Answer CORS (preflight included) for the origins in SIBOL_CORS_ORIGINS only."""
+
+    @app.before_request
+    def preflight():
+        if request.method != "OPTIONS" or not request.path.startswith("/api/"):
+            return None
+        if "Access-Control-Request-Method" not in request.headers:
+            return None
+        response = current_app.make_response(("", 204))
+        return response
+
+    @app.after_request
+    def cors_headers(response):
+        origin = request.headers.get("Origin", "").rstrip("/")
+        if not request.path.startswith("/api/") or not origin:
+            return response
+        allowed = current_app.config.get("SIBOL_CORS_ORIGINS") or []
+        response.vary.add("Origin")
+        if origin not in allowed:
+            return response
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Access-Control-Allow-Credentials"] = "true"
+        if request.method == "OPTIONS":
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Authorization, Content-Type, X-CSRFToken, X-Requested-With"
+            )
+            response.headers["Access-Control-Max-Age"] = "600"
+        response.headers["Access-Control-Expose-Headers"] = "Retry-After"
+        return response

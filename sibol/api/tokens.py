@@ -1,0 +1,70 @@
+"""Bearer tokens: random, stored only as a SHA-256, expiring, revocable."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from flask import current_app, request
+from sqlalchemy import select, update
+
+from ..extensions import db
+from ..models import Account, ApiToken, utcnow
+
+
+def hash_secret(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def issue_token(account: Account) -> str:
+    """Add a new token for the account to the session (the caller commits) and return it."""
+    raw = secrets.token_urlsafe(32)
+    ttl = timedelta(hours=current_app.config["SIBOL_TOKEN_TTL_HOURS"])
+    db.session.add(
+        ApiToken(account_id=account.id, token_hash=hash_secret(raw), expires_at=utcnow() + ttl)
+    )
+    return raw
+
+
+def revoke_token(raw: str) -> bool:
+    """Revoke one token (the caller commits). True when it was live."""
+    result = db.session.execute(
+        update(ApiToken)
+        .where(ApiToken.token_hash == hash_secret(raw), ApiToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    return bool(result.rowcount)
+
+
+def revoke_all_tokens(account_id: int) -> int:
+    """Revoke every live token of an account (the caller commits)."""
+    result = db.session.execute(
+        update(ApiToken)
+        .where(ApiToken.account_id == account_id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    return result.rowcount or 0
+
+
+def bearer_from_request() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    value = value.strip()
+    return value or None
+
+
+def account_for_token(raw: str) -> Account | None:
+    """The active account that owns a live token, or None."""
+    if len(raw) > 200:
+        return None
+    token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_secret(raw)))
+    now = utcnow()
+    if token is None or token.revoked_at is not None or token.expires_at <= now:
+        return None
+    account = token.account
+    if account is None or not account.is_active:
+        return None
+    return account

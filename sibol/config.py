@@ -1,0 +1,106 @@
+"""Settings read from the environment (DESIGN.md section 4); the only module that reads it."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+DEFAULT_AUTHORIZATION_URL = "https://accounts.google.com/o/oauth2/v2/auth"
+DEFAULT_TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
+DEFAULT_USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo"
+
+
+def _flag(name: str, default: str) -> bool:
+    return os.environ.get(name, default).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def instance_secret(instance_path: str) -> str:
+    """The signing key generated once into instance/ when SECRET_KEY is not set."""
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    # Written with owner-only permissions: whoever reads it can forge sessions.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def database_url(raw: str | None, instance_path: str) -> str:
+    """Normalise DATABASE_URL: SQLite by default, mysqlclient with utf8mb4 for MySQL."""
+    if not raw:
+        return f"sqlite:///{Path(instance_path) / 'sibol.sqlite3'}"
+    if raw.startswith("sqlite:///") and not raw.startswith("sqlite:////"):
+        rel = raw.removeprefix("sqlite:///")
+        if rel.startswith("instance/"):
+            # The documented default spelling is relative to the project, not the cwd.
+            return f"sqlite:///{Path(instance_path) / rel.removeprefix('instance/')}"
+        return raw
+    if raw.startswith(("mysql://", "mariadb://")):
+        raw = "mysql+mysqldb://" + raw.split("://", 1)[1]
+    if raw.startswith("mysql+mysqldb://") and "charset=" not in raw:
+        raw += ("&" if "?" in raw else "?") + "charset=utf8mb4"
+    return raw
+
+
+def load_settings(instance_path: str) -> dict:
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "5000")
+    mail_server = os.environ.get("MAIL_SERVER") or None
+    origins = [o.strip().rstrip("/") for o in os.environ.get("SIBOL_CORS_ORIGINS", "").split(",")]
+    return {
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or instance_secret(instance_path),
+        "SQLALCHEMY_DATABASE_URI": database_url(os.environ.get("DATABASE_URL"), instance_path),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_recycle": 3600},
+        "HOST": host,
+        "PORT": int(port),
+        "SIBOL_BASE_URL": os.environ.get("SIBOL_BASE_URL", f"http://{host}:{port}").rstrip("/"),
+        "MAIL_SERVER": mail_server,
+        "MAIL_PORT": int(os.environ.get("MAIL_PORT", "25")),
+        "MAIL_USE_TLS": _flag("MAIL_USE_TLS", "0"),
+        "MAIL_USE_SSL": _flag("MAIL_USE_SSL", "0"),
+        "MAIL_USERNAME": os.environ.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": os.environ.get("MAIL_PASSWORD") or None,
+        "MAIL_DEFAULT_SENDER": os.environ.get("MAIL_DEFAULT_SENDER", "SIBOL <no-reply@localhost>"),
+        "GOOGLE_OAUTH_CLIENT_ID": os.environ.get("GOOGLE_OAUTH_CLIENT_ID") or None,
+        "GOOGLE_OAUTH_CLIENT_SECRET": os.environ.get("GOOGLE_OAUTH_CLIENT_SECRET") or None,
+        "GOOGLE_OAUTH_AUTHORIZATION_URL": os.environ.get(
+            "GOOGLE_OAUTH_AUTHORIZATION_URL", DEFAULT_AUTHORIZATION_URL
+        ),
+        "GOOGLE_OAUTH_TOKEN_URL": os.environ.get("GOOGLE_OAUTH_TOKEN_URL", DEFAULT_TOKEN_URL),
+        "GOOGLE_OAUTH_USERINFO_URL": os.environ.get(
+            "GOOGLE_OAUTH_USERINFO_URL", DEFAULT_USERINFO_URL
+        ),
+        "SIBOL_ADMIN_USERNAME": os.environ.get("SIBOL_ADMIN_USERNAME", "admin"),
+        "SIBOL_ADMIN_PASSWORD": os.environ.get("SIBOL_ADMIN_PASSWORD") or None,
+        "SIBOL_ADMIN_EMAIL": os.environ.get("SIBOL_ADMIN_EMAIL", "admin@localhost"),
+        "SIBOL_SAMPLE_DATA": _flag("SIBOL_SAMPLE_DATA", "1"),
+        "SIBOL_DEBUG_CODES": _flag("SIBOL_DEBUG_CODES", "0"),
+        "SIBOL_CORS_ORIGINS": [o for o in origins if o],
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Fixed settings that follow from the design rather than from the environment.
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATELIMIT_STRATEGY": "moving-window",
+        "WTF_CSRF_CHECK_DEFAULT": False,  # checked in a before_request: bearer calls skip it
+        "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": _flag("SESSION_COOKIE_SECURE", "0"),
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "MAX_CONTENT_LENGTH": 11 * 1024 * 1024,  # uploads are checked at 10 MB; this is the hard stop
+        "JSON_SORT_KEYS": False,
+        "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/css", "text/plain"],
+        "COMPRESS_ALGORITHM": ["br", "gzip"],
+        "COMPRESS_MIN_SIZE": 500,
+        "SIBOL_TOKEN_TTL_HOURS": 24 * 7,
+        "SIBOL_UPLOAD_DIR": os.environ.get("SIBOL_UPLOAD_DIR") or str(Path(instance_path) / "uploads"),
+        "SIBOL_DEFAULT_BARANGAY_NAME": "Barangay Fortune",
+        "SIBOL_OFFICE_PHONE": os.environ.get("SIBOL_OFFICE_PHONE", "(02) 8123 4567"),
+        "SIBOL_OFFICE_EMAIL": os.environ.get("SIBOL_OFFICE_EMAIL", "sibol@barangay.local"),
+        "SIBOL_OFFICE_ADDRESS": os.environ.get(
+            "SIBOL_OFFICE_ADDRESS", "Barangay Hall, Main Street"
+        ),
+    }

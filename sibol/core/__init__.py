@@ -1,0 +1,1 @@
+"""Routes that belong to no feature: /, /healthz, static files."""

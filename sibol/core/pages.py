@@ -1,0 +1,32 @@
+"""/ and /healthz."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, redirect, url_for
+from sqlalchemy import text
+
+from ..access import public
+from ..extensions import db
+
+bp = Blueprint("core", __name__)
+
+
+@bp.get("/")
+@public
+def index():
+    return redirect(url_for("auth.login"))
+
+
+@bp.get("/healthz")
+@public
+def healthz():
+    """200 when the database answers a query, 503 when it does not."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        return jsonify(status="ok", database="ok")
+    except Exception as err:  # any driver error means the database is not usable
+        db.session.rollback()
+        current_app.logger.warning("healthz: database check failed: %s", err)
+        response = jsonify(status="error", database="unavailable")
+        response.status_code = 503
+        return response

@@ -1,0 +1,120 @@
+"""The ServiceError family, and the handlers that answer JSON under /api and HTML elsewhere."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+
+class ServiceError(Exception):
+    """A refusal by a service: carries the HTTP status and a message a person can read."""
+
+    status = 400
+    error = "bad_request"
+
+    def __init__(self, message: str, *, field: str | None = None, **extra):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+    def payload(self) -> dict:
+        body = {"success": False, "message": self.message, "error": self.message, "code": self.error}
+        if self.field:
+            body["field"] = self.field
+        body.update(self.extra)
+        return body
+
+
+class Invalid(ServiceError):
+    """Bad input: names the field and why."""
+
+    status, error = 400, "invalid"
+
+
+class Unauthorized(ServiceError):
+    status, error = 401, "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status, error = 403, "forbidden"
+
+
+class NotFound(ServiceError):
+    status, error = 404, "not_found"
+
+
+class Conflict(ServiceError):
+    status, error = 409, "conflict"
+
+
+class TooLarge(ServiceError):
+    status, error = 413, "too_large"
+
+
+class Unsupported(ServiceError):
+    status, error = 415, "unsupported_media_type"
+
+
+def wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def json_error(status: int, message: str, *, code: str | None = None, **extra):
+    body = {"success": False, "message": message, "error": message}
+    if code:
+        body["code"] = code
+    body.update(extra)
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+HTTP_MESSAGES = {
+    400: "The request could not be understood.",
+    401: "Sign in to continue.",
+    403: "You do not have access to this.",
+    404: "Not found.",
+    405: "This method is not allowed here.",
+    413: "The upload is too large (10 MB at most).",
+    415: "Send the body as JSON (Content-Type: application/json).",
+    429: "Too many attempts. Try again later.",
+    500: "Something went wrong on our side. Please try again.",
+}
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ServiceError)
+    def service_error(err: ServiceError):
+        if wants_json():
+            response = jsonify(err.payload())
+            response.status_code = err.status
+            return response
+        return render_template("errors/error.html", status=err.status, message=err.message), err.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        status = err.code or 500
+        message = HTTP_MESSAGES.get(status) or err.description or "Error"
+        if status == 400 and err.description and "CSRF" in err.description:
+            message = "The form expired or its security token is missing. Reload the page and try again."
+        if wants_json():
+            response = json_error(status, message, code=err.name.lower().replace(" ", "_"))
+        else:
+            template = "errors/404.html" if status == 404 else "errors/error.html"
+            response = app.make_response((render_template(template, status=status, message=message), status))
+        if status == 405 and hasattr(err, "valid_methods") and err.valid_methods:
+            response.headers["Allow"] = ", ".join(err.valid_methods)
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception):
+        if isinstance(err, HTTPException):  # pragma: no cover - handled above
+            return http_error(err)
+        app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        from .extensions import db
+
+        db.session.rollback()
+        if wants_json():
+            return json_error(500, HTTP_MESSAGES[500], code="internal_error")
+        return render_template("errors/error.html", status=500, message=HTTP_MESSAGES[500]), 500

@@ -1,0 +1,45 @@
+"""All models; each feature keeps its tables in its own module here."""
+
+from .admin import *  # noqa: F403
+from .auth import *  # noqa: F403
+from .core import *  # noqa: F403
+from .core import (
+    MODULES,
+    ROLE_DEFAULT_MODULES,
+    ROLE_NAMES,
+    Account,
+    AccountStatus,
+    ApiToken,
+    Area,
+    Barangay,
+    Machine,
+    MachineStatus,
+    Module,
+    ModuleId,
+    Role,
+    RoleId,
+    account_modules,
+    utcnow,
+)
+from .household import *  # noqa: F403
+from .machines import *  # noqa: F403
+from .maintenance import *  # noqa: F403
+
+__all__ = [
+    "MODULES",
+    "ROLE_DEFAULT_MODULES",
+    "ROLE_NAMES",
+    "Account",
+    "AccountStatus",
+    "ApiToken",
+    "Area",
+    "Barangay",
+    "Machine",
+    "MachineStatus",
+    "Module",
+    "ModuleId",
+    "Role",
+    "RoleId",
+    "account_modules",
+    "utcnow",
+]

@@ -1,0 +1,197 @@
+"""Reference data, accounts, access tokens and machines: the tables every feature shares."""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+
+
+def utcnow() -> datetime:
+    """Naive UTC now: MySQL DATETIME keeps no zone, so every stored time is naive UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class RoleId(enum.IntEnum):
+    ADMIN = 1
+    STAFF = 2
+    OPERATOR = 3
+    HOUSEHOLD = 4
+
+
+class ModuleId(enum.IntEnum):
+    DASHBOARD = 1
+    MACHINES = 2
+    MAINTENANCE = 3
+    HOUSEHOLD = 4
+    CHAT_SUPPORT = 5
+    ADMIN = 6
+
+
+ROLE_NAMES = {
+    RoleId.ADMIN: "Admin",
+    RoleId.STAFF: "Barangay Staff",
+    RoleId.OPERATOR: "Operator",
+    RoleId.HOUSEHOLD: "Household",
+}
+
+# id -> (key, name, path); spec section 2 (navigation) and section 3 (module ids).
+MODULES = {
+    ModuleId.DASHBOARD: ("dashboard", "Dashboard", "/dashboard"),
+    ModuleId.MACHINES: ("machines", "SIBOL Machines", "/sibol-machines"),
+    ModuleId.MAINTENANCE: ("maintenance", "Maintenance", "/maintenance"),
+    ModuleId.HOUSEHOLD: ("household", "Household", "/household"),
+    ModuleId.CHAT_SUPPORT: ("chat_support", "Chat Support", "/chat-support"),
+    ModuleId.ADMIN: ("admin", "Admin", "/admin"),
+}
+
+# DESIGN.md section 3: a new account gets its role's modules.
+ROLE_DEFAULT_MODULES = {
+    RoleId.ADMIN: [1, 2, 3, 4, 5, 6],
+    RoleId.STAFF: [1, 2, 3, 4, 5],
+    RoleId.OPERATOR: [1, 2, 3, 5],
+    RoleId.HOUSEHOLD: [1, 4, 5],
+}
+
+
+class AccountStatus(enum.StrEnum):
+    EMAIL_PENDING = "email_pending"
+    PENDING = "pending"
+    ACTIVE = "active"
+    REJECTED = "rejected"
+
+
+class Role(db.Model):
+    __tablename__ = "roles"
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(50), unique=True)
+
+
+class Module(db.Model):
+    __tablename__ = "modules"
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    key: Mapped[str] = mapped_column(String(50), unique=True)
+    name: Mapped[str] = mapped_column(String(50))
+    path: Mapped[str] = mapped_column(String(100))
+
+
+class Barangay(db.Model):
+    __tablename__ = "barangays"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+
+
+class Area(db.Model):
+    __tablename__ = "areas"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
+
+
+class MachineStatus(db.Model):
+    __tablename__ = "machine_statuses"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(50), unique=True)
+
+
+account_modules = Table(
+    "account_modules",
+    db.metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("module_id", Integer, ForeignKey("modules.id"), primary_key=True),
+)
+
+
+class Account(db.Model):
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    first_name: Mapped[str] = mapped_column(String(100), default="")
+    last_name: Mapped[str] = mapped_column(String(100), default="")
+    email: Mapped[str | None] = mapped_column(String(254), unique=True)
+    barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
+    role_id: Mapped[int] = mapped_column(ForeignKey("roles.id"), index=True)
+    status: Mapped[str] = mapped_column(String(20), default=AccountStatus.EMAIL_PENDING, index=True)
+    is_enabled: Mapped[bool] = mapped_column(Boolean, default=True)  # the spec's IsActive
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    # Bumped to end every page session of the account (disable, password reset).
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    is_sso: Mapped[bool] = mapped_column(Boolean, default=False)
+    google_subject: Mapped[str | None] = mapped_column(String(255), unique=True)
+    rejection_reason: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    role: Mapped[Role] = relationship(lazy="joined")
+    barangay: Mapped[Barangay | None] = relationship(lazy="joined")
+    modules: Mapped[list[Module]] = relationship(
+        secondary=account_modules, lazy="selectin", order_by=Module.id
+    )
+
+    # Flask-Login protocol ------------------------------------------------------------
+    @property
+    def is_active(self) -> bool:
+        """Only approved, enabled accounts may use the console."""
+        return self.status == AccountStatus.ACTIVE and bool(self.is_enabled)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False
+
+    def get_id(self) -> str:
+        # The epoch makes every older session cookie of this account stop loading.
+        return f"{self.id}.{self.session_epoch or 0}"
+
+    # Access ---------------------------------------------------------------------------
+    @property
+    def module_ids(self) -> set[int]:
+        return {m.id for m in self.modules}
+
+    def has_module(self, module_id: int) -> bool:
+        return int(module_id) in self.module_ids
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role_id == RoleId.ADMIN or self.has_module(ModuleId.ADMIN)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip() or self.username
+
+
+class ApiToken(db.Model):
+    """A bearer token; only its SHA-256 is stored."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    account: Mapped[Account] = relationship()
+
+
+class Machine(db.Model):
+    __tablename__ = "machines"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), index=True)
+    area_id: Mapped[int] = mapped_column(ForeignKey("areas.id"), index=True)
+    status_id: Mapped[int | None] = mapped_column(ForeignKey("machine_statuses.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    area: Mapped[Area] = relationship(lazy="joined")
+    status: Mapped[MachineStatus | None] = relationship(lazy="joined")

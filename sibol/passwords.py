@@ -1,0 +1,52 @@
+"""Password hashing (argon2id) and the password rule of spec section 5."""
+
+from __future__ import annotations
+
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+
+PASSWORD_RULE_MESSAGE = "Password must be at least 8 chars and include upper, lower, number, and symbol."  # noqa: S105
+MAX_PASSWORD_LENGTH = 256
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    if not stored_hash or not password or len(password) > MAX_PASSWORD_LENGTH:
+        return False
+    try:
+        return _hasher.verify(stored_hash, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored_hash: str) -> bool:
+    return _hasher.check_needs_rehash(stored_hash)
+
+
+def password_rules(password: str) -> dict[str, bool]:
+    """The five rules of the checklist and meter."""
+    return {
+        "length": len(password) >= 8,
+        "upper": bool(re.search(r"[A-Z]", password)),
+        "lower": bool(re.search(r"[a-z]", password)),
+        "number": bool(re.search(r"\d", password)),
+        "symbol": bool(re.search(r"[^A-Za-z0-9]", password)),
+    }
+
+
+def meets_password_rule(password: str) -> bool:
+    return len(password) <= MAX_PASSWORD_LENGTH and all(password_rules(password).values())
+
+
+STRENGTH_LABELS = {0: "Very weak", 1: "Very weak", 2: "Weak", 3: "Medium", 4: "Strong", 5: "Very strong"}
+
+
+def strength_label(password: str) -> str:
+    return STRENGTH_LABELS[sum(password_rules(password).values())]

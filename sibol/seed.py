@@ -1,0 +1,142 @@
+"""Idempotent seeding: reference data, the first admin, and the spec's sample rows."""
+
+from __future__ import annotations
+
+import importlib
+import secrets
+import string
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from .extensions import db
+from .models import (
+    MODULES,
+    ROLE_DEFAULT_MODULES,
+    ROLE_NAMES,
+    Account,
+    AccountStatus,
+    Area,
+    Barangay,
+    Machine,
+    MachineStatus,
+    Module,
+    Role,
+    RoleId,
+)
+from .passwords import hash_password
+
+BARANGAYS = (
+    "Barangay Fortune",
+    "Barangay Malanday",
+    "Barangay Parang",
+    "Barangay Concepcion Uno",
+    "Barangay Nangka",
+)
+AREAS = ("Purok 1", "Purok 2", "Purok 3", "Purok 4", "Purok 5")
+MACHINE_STATUSES = ("Active", "Inactive", "Under Maintenance", "Offline")
+SAMPLE_MACHINES = (
+    ("SIBOL Machine 1", "Purok 1", "Active"),
+    ("SIBOL Machine 2", "Purok 2", "Active"),
+    ("SIBOL Machine 3", "Purok 3", "Under Maintenance"),
+    ("SIBOL Machine 4", "Purok 4", None),
+)
+# Features that own sample rows provide sibol/<feature>/seed.py with sample_data().
+SAMPLE_FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance")
+
+
+def _ensure_named(model, names) -> None:
+    existing = set(db.session.scalars(select(model.name)))
+    for name in names:
+        if name not in existing:
+            db.session.add(model(name=name))
+
+
+def reference_data() -> None:
+    """Roles 1-4, modules 1-6, barangays, areas and machine statuses."""
+    for role_id, name in ROLE_NAMES.items():
+        role = db.session.get(Role, int(role_id))
+        if role is None:
+            db.session.add(Role(id=int(role_id), name=name))
+    for module_id, (key, name, path) in MODULES.items():
+        module = db.session.get(Module, int(module_id))
+        if module is None:
+            db.session.add(Module(id=int(module_id), key=key, name=name, path=path))
+        else:
+            module.key, module.name, module.path = key, name, path
+    _ensure_named(Barangay, BARANGAYS)
+    _ensure_named(Area, AREAS)
+    _ensure_named(MachineStatus, MACHINE_STATUSES)
+    db.session.commit()
+
+
+def sample_data() -> None:
+    """The spec's sample rows, each feature's own, once."""
+    if db.session.scalar(select(func.count(Machine.id))) == 0:
+        areas = {a.name: a.id for a in db.session.scalars(select(Area))}
+        statuses = {s.name: s.id for s in db.session.scalars(select(MachineStatus))}
+        for name, area, status in SAMPLE_MACHINES:
+            db.session.add(Machine(name=name, area_id=areas[area], status_id=statuses.get(status)))
+        db.session.commit()
+    for feature in SAMPLE_FEATURES:
+        try:
+            module = importlib.import_module(f"sibol.{feature}.seed")
+        except ModuleNotFoundError as err:
+            if err.name != f"sibol.{feature}.seed":
+                raise
+            continue
+        module.sample_data()
+
+
+def generate_password(length: int = 8) -> str:
+    """A random password from a CSPRNG that meets the password rule (spec section 5)."""
+    symbols = "!@#$%^&*?-_"
+    alphabet = string.ascii_letters + string.digits + symbols
+    while True:
+        chars = [
+            secrets.choice(string.ascii_lowercase),
+            secrets.choice(string.ascii_uppercase),
+            secrets.choice(string.digits),
+            secrets.choice(symbols),
+        ] + [secrets.choice(alphabet) for _ in range(max(0, length - 4))]
+        # Fisher-Yates with the CSPRNG so the required classes are not always first.
+        for i in range(len(chars) - 1, 0, -1):
+            j = secrets.randbelow(i + 1)
+            chars[i], chars[j] = chars[j], chars[i]
+        return "".join(chars)
+
+
+def ensure_admin(
+    username: str, email: str, password: str | None = None
+) -> tuple[Account | None, str | None]:
+    """Create the first administrator unless an active admin exists.
+
+    Returns (account, generated_password); the password is None when one was given or when
+    nothing was created.
+    """
+    existing = db.session.scalar(
+        select(Account).where(Account.role_id == RoleId.ADMIN, Account.status == AccountStatus.ACTIVE)
+    )
+    if existing is not None:
+        return None, None
+    if db.session.scalar(select(Account).where(Account.username == username)) is not None:
+        raise ValueError(f"An account named {username!r} exists but is not an active admin.")
+    generated = None
+    if not password:
+        password = generated = generate_password(16)
+    modules = list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.ADMIN]))))
+    account = Account(
+        username=username,
+        first_name="System",
+        last_name="Administrator",
+        email=email,
+        role_id=int(RoleId.ADMIN),
+        status=AccountStatus.ACTIVE,
+        is_enabled=True,
+        password_hash=hash_password(password),
+        modules=modules,
+    )
+    db.session.add(account)
+    db.session.commit()
+    current_app.logger.info("Created the first administrator %r", username)
+    return account, generated

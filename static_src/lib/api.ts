@@ -1,0 +1,156 @@
+/**
+ * The one API client (DESIGN.md section 2, spec sections 7 and 8). Every island calls the server
+ * through `api`; nothing else uses `fetch`.
+ */
+
+export const API_TIMEOUT_MS = 15_000;
+export const TIMEOUT_MESSAGE = "Request timed out";
+
+const TOKEN_KEY = "token";
+const USER_KEY = "user";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A parsed response body: JSON as sent, `{raw: text}` when the body is not JSON, `{}` when empty. */
+export type Payload = Record<string, unknown> | unknown[] | string | number | boolean | null;
+
+/**
+ * A request the server refused (non-2xx), or one that timed out (`status` 0, `payload` null).
+ * The message is the payload's `message`, else `error`, else `raw`, else `HTTP {status}`.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly payload: unknown;
+
+  constructor(message: string, status: number, payload: unknown) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.payload = payload;
+  }
+}
+
+function field(payload: unknown, key: string): string | undefined {
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return undefined;
+  const value = (payload as Record<string, unknown>)[key];
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  if (value === undefined || value === null || value === false) return undefined;
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** The user-facing message of spec section 8 for a failed response. */
+export function errorMessage(status: number, payload: unknown): string {
+  return (
+    field(payload, "message") ??
+    field(payload, "error") ??
+    field(payload, "raw") ??
+    `HTTP ${status}`
+  );
+}
+
+function parseBody(text: string): Payload {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text) as Payload;
+  } catch {
+    return { raw: text };
+  }
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled (privacy settings): behave as signed out
+  }
+}
+
+export function storedToken(): string | null {
+  return storage()?.getItem(TOKEN_KEY) || null;
+}
+
+function csrfToken(): string | null {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content || null;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = storedToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let sent: BodyInit | undefined;
+  if (method !== "GET") {
+    const csrf = csrfToken();
+    if (csrf) headers["X-CSRFToken"] = csrf;
+    if (body instanceof FormData) {
+      sent = body; // the browser sets the multipart boundary itself
+    } else if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      sent = JSON.stringify(body);
+    }
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
+  let status: number;
+  let ok: boolean;
+  let payload: Payload;
+  try {
+    const response = await fetch(path, {
+      method,
+      headers,
+      body: sent,
+      credentials: "include",
+      signal: controller.signal,
+    });
+    status = response.status;
+    ok = response.ok;
+    payload = parseBody(await response.text()); // the timeout covers reading the body too
+  } catch (err) {
+    if (controller.signal.aborted) throw new ApiError(TIMEOUT_MESSAGE, 0, null);
+    throw err; // network failure: the caller shows its own fallback ('Network error')
+  } finally {
+    clearTimeout(timer);
+  }
+
+  if (!ok) throw new ApiError(errorMessage(status, payload), status, payload);
+  return payload as T;
+}
+
+/**
+ * `api.get/post/put/patch/delete(path, body?)`, resolving to the parsed body. A GET never sends a
+ * body. Name the expected shape at the call: `api.post<{ message?: string }>(...)`.
+ */
+export const api = {
+  get: <T = unknown>(path: string, body?: unknown) => request<T>("GET", path, body),
+  post: <T = unknown>(path: string, body?: unknown) => request<T>("POST", path, body),
+  put: <T = unknown>(path: string, body?: unknown) => request<T>("PUT", path, body),
+  patch: <T = unknown>(path: string, body?: unknown) => request<T>("PATCH", path, body),
+  delete: <T = unknown>(path: string, body?: unknown) => request<T>("DELETE", path, body),
+};
+
+/** Keeps the token and user returned at sign-in (spec: stored locally, sent as a bearer token). */
+export function storeSession(token: string, user: unknown): void {
+  const store = storage();
+  if (!store) return;
+  store.setItem(TOKEN_KEY, token);
+  store.setItem(USER_KEY, JSON.stringify(user ?? null));
+}
+
+export function clearSession(): void {
+  const store = storage();
+  store?.removeItem(TOKEN_KEY);
+  store?.removeItem(USER_KEY);
+}
+
+/** The stored user object, or null when there is none or it is not valid JSON. */
+export function storedUser<U = Record<string, unknown>>(): U | null {
+  const text = storage()?.getItem(USER_KEY);
+  if (!text) return null;
+  try {
+    const user = JSON.parse(text) as unknown;
+    return user !== null && typeof user === "object" ? (user as U) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,138 @@
+"""Browser fixtures: the app on a real WSGI server in a thread, and headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from sibol import create_app, seed
+from sibol.extensions import db, limiter
+from tests.conftest import base_overrides, empty_all_tables
+
+CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+pytestmark = pytest.mark.browser
+
+
+def _browser_missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists():
+            return f"{path} not found (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_binary():
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"Browser tests need Chromium in CI: {missing}")
+        pytest.skip(missing)
+    return CHROMIUM
+
+
+class LiveServer:
+    def __init__(self, app):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.server.shutdown()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_overrides() -> dict:
+    """Override in a test module to change the live app's configuration."""
+    return {}
+
+
+@pytest.fixture
+def live_app(database_url, live_overrides, tmp_path):
+    overrides = base_overrides(
+        database_url,
+        WTF_CSRF_ENABLED=True,  # the browser goes through the real CSRF checks
+        SIBOL_UPLOAD_DIR=str(tmp_path / "uploads"),
+        **live_overrides,
+    )
+    app = create_app(overrides)
+    with app.app_context():
+        empty_all_tables()
+        seed.reference_data()
+        limiter.reset()
+    return app
+
+
+@pytest.fixture
+def live_server(live_app):
+    server = LiveServer(live_app).start()
+    yield server
+    server.stop()
+    with live_app.app_context():
+        db.session.remove()
+
+
+@pytest.fixture
+def in_app(live_app):
+    """Run database set-up for a browser test: `with in_app(): make_account(...)`."""
+    return live_app.app_context
+
+
+def make_driver(binary: str, *, javascript: bool = True):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    profile = tempfile.mkdtemp(prefix="sibol-chrome-")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.sibol_profile = profile
+    return driver
+
+
+@pytest.fixture
+def browser(browser_binary):
+    driver = make_driver(browser_binary)
+    yield driver
+    driver.quit()
+    shutil.rmtree(driver.sibol_profile, ignore_errors=True)
+
+
+@pytest.fixture
+def browser_nojs(browser_binary):
+    driver = make_driver(browser_binary, javascript=False)
+    yield driver
+    driver.quit()
+    shutil.rmtree(driver.sibol_profile, ignore_errors=True)

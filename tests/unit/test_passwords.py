@@ -1,0 +1,27 @@
+import pytest
+
+from sibol.passwords import hash_password, meets_password_rule, strength_label, verify_password
+from sibol.seed import generate_password
+
+
+def test_hashes_are_argon2id_and_verify():
+    stored = hash_password("Str0ng!pass")
+    assert stored.startswith("$argon2id$")
+    assert verify_password(stored, "Str0ng!pass")
+    assert not verify_password(stored, "Str0ng!pasS")
+    assert not verify_password(None, "x") and not verify_password("not-a-hash", "x")
+
+
+@pytest.mark.parametrize(
+    ("password", "label"),
+    [("", "Very weak"), ("a", "Very weak"), ("ab", "Very weak"), ("aB", "Weak"), ("aB1", "Medium"),
+     ("aB1!", "Strong"), ("aB1!aaaa", "Very strong"), ("abcdefgh", "Weak")],
+)
+def test_strength_labels_follow_rules_met(password, label):
+    assert strength_label(password) == label
+
+
+def test_generated_passwords_meet_the_rule_and_differ():
+    passwords = {generate_password() for _ in range(200)}
+    assert len(passwords) == 200
+    assert all(len(p) == 8 and meets_password_rule(p) for p in passwords)
