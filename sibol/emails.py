@@ -1,0 +1,52 @@
+"""Sending e-mail: a text and an HTML template per message, through Flask-Mail.
+
+With no MAIL_SERVER configured, messages are logged and written to instance/outbox/ so a local
+run can still finish sign-up and recovery. A failure to send is logged, never raised: e-mail is
+sent after the change it reports has been committed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from flask import current_app, render_template
+from flask_mail import Message
+
+from .extensions import mail
+
+
+def send_email(to: str, subject: str, template: str, **context) -> bool:
+    """Render templates/email/<template>.txt and .html and send them. True when handed over."""
+    if not to:
+        return False
+    context.setdefault("base_url", current_app.config["SIBOL_BASE_URL"])
+    message = Message(
+        subject=f"SIBOL: {subject}",
+        recipients=[to],
+        body=render_template(f"email/{template}.txt", **context),
+        html=render_template(f"email/{template}.html", **context),
+    )
+    if not current_app.config.get("MAIL_SERVER"):
+        return _to_outbox(message, template)
+    try:
+        mail.send(message)
+        return True
+    except Exception:  # SMTP or network failure: logged, the request still succeeds
+        current_app.logger.exception("Could not send %r to %s", template, to)
+        return False
+
+
+def _to_outbox(message: Message, template: str) -> bool:
+    outbox = Path(current_app.instance_path) / "outbox"
+    if current_app.config.get("MAIL_SUPPRESS_SEND"):
+        # Tests: Flask-Mail records the message (mail.record_messages) without a server.
+        mail.send(message)
+        return True
+    outbox.mkdir(parents=True, exist_ok=True)
+    safe_to = re.sub(r"[^A-Za-z0-9@._-]", "_", message.recipients[0])
+    path = outbox / f"{time.strftime('%Y%m%d-%H%M%S')}-{template}-{safe_to}.eml"
+    path.write_text(message.as_string())
+    current_app.logger.info("MAIL_SERVER is not set: wrote %s to %s\n%s", template, path, message.body)
+    return True
