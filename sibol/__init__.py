@@ -133,6 +133,8 @@ def register_blueprints(app: Flask) -> None:
     for feature in FEATURES:
         pages = importlib.import_module(f"sibol.{feature}.pages")
         app.register_blueprint(pages.bp)
+        if hasattr(pages, "init_app"):  # a feature's own app-level wiring (e.g. Flask-Dance)
+            pages.init_app(app)
         try:
             api_module = importlib.import_module(f"sibol.{feature}.api")
         except ModuleNotFoundError as err:

@@ -65,7 +65,13 @@ def access_of(endpoint: str | None, app: Flask | None = None) -> Access | None:
         return None
     declared = getattr(view, "sibol_access", None)
     if declared is None:
-        declared = app.config.get("SIBOL_ACCESS_OVERRIDES", {}).get(endpoint)
+        # A blueprint whose views are not ours (e.g. Flask-Dance's) declares for all of them:
+        # `blueprint.sibol_access = Access(PUBLIC)`; nested names are dotted.
+        parts = endpoint.split(".")[:-1]
+        while parts and declared is None:
+            blueprint = app.blueprints.get(".".join(parts))
+            declared = getattr(blueprint, "sibol_access", None)
+            parts.pop()
     return declared
 
 

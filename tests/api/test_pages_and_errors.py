@@ -119,3 +119,16 @@ def test_healthz_503_when_the_database_is_gone(tmp_path, database_url):
     res = app.test_client().get("/healthz")
     assert res.status_code == 503
     assert res.json == {"status": "error", "database": "unavailable"}
+
+
+def test_blueprint_level_declaration_covers_foreign_views(database_url):
+    from flask import Blueprint
+
+    from sibol.access import PUBLIC, Access
+
+    app = create_app(base_overrides(database_url))
+    foreign = Blueprint("foreign", __name__)
+    foreign.add_url_rule("/foreign", "view", lambda: "ok")
+    foreign.sibol_access = Access(PUBLIC)
+    app.register_blueprint(foreign)
+    assert app.test_client().get("/foreign").status_code == 200
