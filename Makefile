@@ -37,8 +37,8 @@ build: $(MANIFEST)
 migrate: $(PY_STAMP)
 	$(FLASK) db upgrade heads
 
-seed: migrate
-	$(FLASK) seed
+seed: $(PY_STAMP)
+	$(FLASK) setup
 
 run: deps build seed
 	@echo "SIBOL console on http://$(HOST):$(PORT)"

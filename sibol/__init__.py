@@ -17,6 +17,7 @@ from .assets import init_assets
 from .config import load_settings
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
+from .security import install_security
 from .templating import init_templating
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(load_settings(app.instance_path))
     app.config.update(overrides or {})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    install_security(app)
     register_extensions(app)
     register_request_hooks(app)
     register_blueprints(app)

@@ -1,4 +1,4 @@
-"""flask seed, flask create-admin."""
+"""flask setup, flask seed, flask create-admin."""
 
 from __future__ import annotations
 
@@ -23,16 +23,28 @@ def _create_admin() -> None:
         click.echo(f"Created administrator '{account.username}' with the given password.")
 
 
+def _seed(sample: bool | None) -> None:
+    seed.reference_data()
+    if sample if sample is not None else current_app.config["SIBOL_SAMPLE_DATA"]:
+        seed.sample_data()
+    _create_admin()
+    click.echo("Seed complete.")
+
+
 def register_commands(app: Flask) -> None:
+    @app.cli.command("setup")
+    def setup_command() -> None:
+        """Apply the migrations, then seed (what `make run` does before serving)."""
+        from flask_migrate import upgrade
+
+        upgrade(revision="heads")
+        _seed(None)
+
     @app.cli.command("seed")
     @click.option("--sample/--no-sample", default=None, help="Seed the spec's sample rows.")
     def seed_command(sample: bool | None) -> None:
         """Seed reference data, the first admin and (SIBOL_SAMPLE_DATA) sample rows."""
-        seed.reference_data()
-        if sample if sample is not None else current_app.config["SIBOL_SAMPLE_DATA"]:
-            seed.sample_data()
-        _create_admin()
-        click.echo("Seed complete.")
+        _seed(sample)
 
     @app.cli.command("create-admin")
     def create_admin_command() -> None:

@@ -89,6 +89,8 @@ def load_settings(instance_path: str) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": _flag("SESSION_COOKIE_SECURE", "0"),
+        # How many reverse proxies to believe X-Forwarded-* from (0: none; nginx in front: 1).
+        "SIBOL_TRUSTED_PROXIES": int(os.environ.get("SIBOL_TRUSTED_PROXIES", "0")),
         "REMEMBER_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 11 * 1024 * 1024,  # uploads are checked at 10 MB; this is the hard stop
         "JSON_SORT_KEYS": False,

@@ -51,3 +51,20 @@ def test_admin_from_environment_settings(app):
     assert "with the given password" in result.output
     chief = db.session.scalar(select(Account).where(Account.username == "chief"))
     assert chief.email == "c@x.test" and verify_password(chief.password_hash, "Given-pass1")
+
+
+def test_setup_migrates_and_seeds_an_empty_database(tmp_path):
+    from sibol import create_app
+    from tests.conftest import base_overrides
+
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    fresh = create_app(base_overrides(url, SIBOL_SAMPLE_DATA=True))
+    runner = fresh.test_cli_runner()
+    first = runner.invoke(args=["setup"])
+    assert first.exit_code == 0, first.output
+    assert "Created administrator 'admin'" in first.output
+    second = runner.invoke(args=["setup"])
+    assert second.exit_code == 0 and "already exists" in second.output
+    with fresh.app_context():
+        assert db.session.scalar(select(func.count(Machine.id))) == len(seed.SAMPLE_MACHINES)
+        db.engine.dispose()
