@@ -118,6 +118,8 @@ def register_request_hooks(app: Flask) -> None:
             return
         if g.get("sibol_bearer"):
             return  # a bearer token cannot be sent by another site's form
+        if request.path.startswith("/api/") and app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+            return  # no cookie, no ambient authority to forge (API clients such as a mobile app)
         if not app.config.get("WTF_CSRF_ENABLED", True):
             return
         csrf.protect()

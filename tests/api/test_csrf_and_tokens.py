@@ -49,3 +49,10 @@ def test_bearer_writes_need_no_csrf_and_ignore_cookies(client):
     assert client.get("/api/modules/allowed", headers={"Authorization": "Bearer nope"}).status_code == 401
     assert client.post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert client.get("/api/modules/allowed", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+
+
+def test_api_client_without_cookies_signs_in_without_csrf(app):
+    user = make_account()
+    fresh = app.test_client(use_cookies=False)
+    res = fresh.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
+    assert res.status_code == 200 and res.json["token"]

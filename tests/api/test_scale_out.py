@@ -1,0 +1,68 @@
+"""Two app servers against one database and one Redis: revocation and rate limits are shared."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import requests
+
+from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
+
+REDIS_URL = os.environ.get("SIBOL_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+@pytest.fixture
+def redis_url():
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.flushdb()
+    except redis.exceptions.ConnectionError as err:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is needed in CI: {err}")
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    yield REDIS_URL
+    client.flushdb()
+
+
+@pytest.fixture
+def two_servers(tmp_path, redis_url):
+    url = fresh_database(tmp_path, "two")
+    env = server_env(url, RATELIMIT_STORAGE_URI=redis_url)
+    setup_database(env)
+    servers = [AppServer(env, log=tmp_path / f"server{i}.log").start() for i in range(2)]
+    yield servers
+    for server in servers:
+        server.stop()
+    drop_database(url)
+
+
+def test_token_revoked_on_one_server_is_refused_by_the_other(two_servers):
+    a, b = two_servers
+    res = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10)
+    assert res.status_code == 200
+    bearer = {"Authorization": f"Bearer {res.json()['token']}"}
+    assert requests.get(f"{b.url}/api/modules/allowed", headers=bearer, timeout=10).status_code == 200
+    assert requests.post(f"{b.url}/api/auth/logout", headers=bearer, timeout=10).status_code == 200
+    refused = requests.get(f"{a.url}/api/modules/allowed", headers=bearer, timeout=10)
+    assert refused.status_code == 401
+
+
+def test_login_rate_limit_counts_across_both_servers(two_servers):
+    a, b = two_servers
+    first = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10)
+    limit = int(first.headers["X-RateLimit-Limit"])
+    statuses = [first.status_code]
+    for i in range(1, limit + 1):
+        server = b if i % 2 else a
+        res = requests.post(f"{server.url}/api/auth/login", json={"username": "admin", "password": "wrong"},
+                            timeout=10)
+        statuses.append(res.status_code)
+    assert statuses[:limit] == [401] * limit
+    assert statuses[limit] == 429
+    last = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"},
+                         timeout=10)
+    assert last.status_code == 429 and int(last.headers["Retry-After"]) > 0
+    assert last.json()["message"]

@@ -1,0 +1,115 @@
+"""Production-style app servers (gunicorn) run as separate processes for scale-out and crash tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fresh_database(tmp_path: Path, suffix: str) -> str:
+    """A new empty database: a SQLite file, or a MariaDB database when the tests run on one."""
+    url = os.environ.get("SIBOL_TEST_DATABASE_URL")
+    if not url:
+        return f"sqlite:///{tmp_path / f'{suffix}.sqlite3'}"
+    from sibol.config import database_url
+
+    parsed = make_url(database_url(url, ""))
+    name = f"{parsed.database}_{suffix}"
+    server = create_engine(parsed.set(database=None))
+    with server.begin() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
+        conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
+    server.dispose()
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    if url.startswith("sqlite"):
+        return
+    parsed = make_url(url)
+    server = create_engine(parsed.set(database=None))
+    with server.begin() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS `{parsed.database}`"))
+    server.dispose()
+
+
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SIBOL_", "MAIL_", "GOOGLE_"))}
+    env.update(
+        DATABASE_URL=database_url,
+        SECRET_KEY="shared-test-secret",
+        SIBOL_SAMPLE_DATA="0",
+        SIBOL_ADMIN_USERNAME="admin",
+        SIBOL_ADMIN_PASSWORD="Admin-pass1!",
+        SIBOL_ADMIN_EMAIL="admin@example.test",
+    )
+    env.update(extra)
+    return env
+
+
+def setup_database(env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "setup"], cwd=ROOT, env=env,
+                   check=True, capture_output=True, timeout=120)
+
+
+class AppServer:
+    """gunicorn wsgi:app on a free port."""
+
+    def __init__(self, env: dict[str, str], workers: int = 1, log: Path | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.workers = workers
+        self.log = log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> AppServer:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [str(GUNICORN), "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}", "wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=out, stderr=out, start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as res:  # noqa: S310
+                    if res.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        raise RuntimeError("server did not become healthy")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no graceful shutdown, like a power cut."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
