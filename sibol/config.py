@@ -81,6 +81,8 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_DEBUG_CODES": _flag("SIBOL_DEBUG_CODES", "0"),
         "SIBOL_CORS_ORIGINS": [o for o in origins if o],
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Off only for load benchmarks (bench/api_bench.py); never in production.
+        "RATELIMIT_ENABLED": _flag("RATELIMIT_ENABLED", "1"),
         # Fixed settings that follow from the design rather than from the environment.
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_STRATEGY": "moving-window",

@@ -25,3 +25,14 @@ def test_generated_passwords_meet_the_rule_and_differ():
     passwords = {generate_password() for _ in range(200)}
     assert len(passwords) == 200
     assert all(len(p) == 8 and meets_password_rule(p) for p in passwords)
+
+
+def test_hash_parameters_follow_owasp_and_old_hashes_are_flagged_for_rehash():
+    from argon2 import PasswordHasher
+
+    from sibol.passwords import needs_rehash
+
+    stored = hash_password("Str0ng!pass")
+    assert "$m=19456,t=2,p=1$" in stored
+    assert not needs_rehash(stored)
+    assert needs_rehash(PasswordHasher().hash("Str0ng!pass"))  # library defaults: upgraded at next sign-in

@@ -1,0 +1,44 @@
+"""Shared by the benchmarks: a production server (gunicorn) on a fresh database, and statistics."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.servers import AppServer, server_env, setup_database  # noqa: E402
+
+ADMIN_PASSWORD = "Admin-pass1!"  # noqa: S105 - the benchmark's own throwaway admin
+
+
+def start_server(workers: int = 2, sample: bool = True, **env_extra: str) -> tuple[AppServer, Path]:
+    tmp = Path(tempfile.mkdtemp(prefix="sibol-bench-"))
+    env = server_env(f"sqlite:///{tmp / 'bench.sqlite3'}", SIBOL_SAMPLE_DATA="1" if sample else "0",
+                     **env_extra)
+    setup_database(env)
+    return AppServer(env, workers=workers, log=tmp / "server.log").start(), tmp
+
+
+def percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * pct / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def table(headers: list[str], rows: list[list]) -> str:
+    cells = [headers] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    lines.insert(1, "-|-".join("-" * w for w in widths))
+    return "\n".join(lines)
