@@ -1,0 +1,182 @@
+"""Page weight and time-to-usable per route, cold cache, over an emulated slow link.
+
+Headless Chromium (selenium + the DevTools protocol) loads each route of spec section 2 from
+the production server (gunicorn, 2 workers, SQLite with the sample data), signed in as the
+admin where the route needs it, with an empty cache and the link throttled to 400 kbit/s both
+ways with 400 ms latency. It reports bytes on the wire by type, the request count, and the time
+until the page is usable: the moment its usable-marker (below) is on screen, measured in the
+page from navigation start.
+
+    .venv/bin/python bench/pages_bench.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from collections import defaultdict
+
+from common import ADMIN_PASSWORD, median, start_server, table
+
+sys.path.insert(0, ".")
+from tests.browser.conftest import CHROMEDRIVER, CHROMIUM  # noqa: E402
+
+KBIT = 1000 / 8  # bytes per second in one kbit/s
+LINK = {"offline": False, "latency": 400, "downloadThroughput": 400 * KBIT, "uploadThroughput": 400 * KBIT}
+BUDGET_LOGIN = 30 * 1024
+BUDGET_PAGE = 150 * 1024
+
+# route -> CSS selector that marks the page usable (spec section 2 routes).
+ROUTES = {
+    "/login": "#username:not([disabled])",
+    "/signup": "form input, form select",
+    "/email-verification?email=someone%40example.org": "main h1",
+    "/pending-approval?email=someone%40example.org&username=someone": "main h1",
+    "/dashboard": "[data-island-mounted] canvas, main canvas",
+    "/admin": "main table tbody tr",
+    "/sibol-machines": "main table tbody tr",
+    "/household": "main table tbody tr",
+    "/maintenance": "main table tbody tr",
+    "/chat-support": "main h1",
+}
+PUBLIC = {"/login", "/signup"}
+TYPES = {"Document": "document", "Script": "script", "Stylesheet": "style", "Image": "image",
+         "Font": "font", "XHR": "data", "Fetch": "data"}
+
+WATCH = """
+window.__sibolUsable = null;
+(function watch() {
+  const sel = %s;
+  const el = document.querySelector(sel);
+  if (el && (el.offsetWidth || el.offsetHeight || el.getClientRects().length)) {
+    window.__sibolUsable = performance.now();
+    return;
+  }
+  requestAnimationFrame(watch);
+})();
+"""
+
+
+def make_driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="sibol-bench-chrome-")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,900", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(120)
+    return driver, profile
+
+
+def sign_in(driver, base: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{base}/login")
+    driver.find_element(By.ID, "username").send_keys("admin")
+    driver.find_element(By.ID, "password").send_keys(ADMIN_PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "#login-form [type=submit]").click()
+    WebDriverWait(driver, 30).until(lambda d: "/dashboard" in d.current_url)
+
+
+def measure(driver, base: str, route: str) -> dict:
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get("about:blank")
+    driver.get_log("performance")  # drain
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", LINK)
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                    {"source": WATCH % json.dumps(ROUTES[route])})
+    try:
+        driver.get(base + route)
+        try:
+            WebDriverWait(driver, 30, poll_frequency=0.1).until(
+                lambda d: d.execute_script("return window.__sibolUsable") is not None)
+            usable_ms = driver.execute_script("return window.__sibolUsable")
+        except TimeoutException:
+            usable_ms = None  # the marker never appeared: reported as "not usable"
+        # Let late requests (lazy islands, data calls) finish before counting bytes.
+        WebDriverWait(driver, 90, poll_frequency=0.2).until(
+            lambda d: d.execute_script("return document.readyState") == "complete")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                               {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    kinds: dict[str, str] = {}
+    by_type: dict[str, int] = defaultdict(int)
+    requests = 0
+    messages = [json.loads(entry["message"])["message"] for entry in driver.get_log("performance")]
+    # Only what this navigation loaded: a late response of an earlier page carries its own loaderId.
+    documents = [m["params"]["loaderId"] for m in messages if m["method"] == "Network.responseReceived"
+                 and m["params"].get("type") == "Document" and m["params"]["response"]["url"].startswith(base)]
+    loader = documents[-1]  # after redirects, the page that was finally shown
+    for msg in messages:
+        params = msg.get("params", {})
+        if msg["method"] == "Network.responseReceived":
+            if params["response"]["url"].startswith(base) and params.get("loaderId") == loader:
+                kinds[params["requestId"]] = TYPES.get(params.get("type"), "other")
+        elif msg["method"] == "Network.loadingFinished" and params["requestId"] in kinds:
+            requests += 1
+            by_type[kinds[params["requestId"]]] += int(params.get("encodedDataLength", 0))
+    return {"usable_ms": usable_ms, "requests": requests, "bytes": dict(by_type), "total": sum(by_type.values())}
+
+
+def usable_text(values: list[float | None]) -> str:
+    if any(v is None for v in values):
+        return "not usable"
+    return f"{median(values) / 1000:.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    server, _tmp = start_server(workers=2, RATELIMIT_ENABLED="0")
+    driver, profile = make_driver()
+    rows, over_budget = [], []
+    try:
+        signed_in = False
+        for route in ROUTES:
+            base = server.url
+            if route in PUBLIC:
+                driver.delete_all_cookies()
+                signed_in = False
+            elif not signed_in:
+                sign_in(driver, base)
+                signed_in = True
+            runs = [measure(driver, base, route) for _ in range(args.runs)]
+            last = runs[-1]
+            total = int(median([r["total"] for r in runs]))
+            budget = BUDGET_LOGIN if route == "/login" else BUDGET_PAGE
+            if total > budget:
+                over_budget.append(route)
+            kb = {k: f"{last['bytes'].get(k, 0) / 1024:.1f}" for k in ("document", "script", "style", "image", "font", "data")}
+            rows.append([route.split("?")[0], kb["document"], kb["script"], kb["style"], kb["image"], kb["font"],
+                         kb["data"], f"{total / 1024:.1f}", f"{budget // 1024}", last["requests"],
+                         usable_text([r["usable_ms"] for r in runs])])
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        server.stop()
+    print(f"Cold loads over 400 kbit/s, 400 ms latency (median of {args.runs}; KB = 1024 bytes on the wire)")
+    print(table(["route", "doc KB", "script KB", "style KB", "image KB", "font KB", "data KB", "total KB",
+                 "budget KB", "requests", "usable s"], rows))
+    if over_budget:
+        print("OVER BUDGET:", ", ".join(over_budget))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
