@@ -1,0 +1,103 @@
+"""axe-core on every route of spec section 2: no serious or critical violations; keyboard-only sign-in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.factories import DEFAULT_PASSWORD, make_admin
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+PUBLIC_ROUTES = [
+    "/login",
+    "/signup",
+    "/email-verification?email=someone%40example.org",
+    "/pending-approval?email=someone%40example.org&username=someone",
+]
+SIGNED_IN_ROUTES = ["/dashboard", "/admin", "/sibol-machines", "/household", "/maintenance", "/chat-support"]
+
+
+def axe_violations(browser) -> list[dict]:
+    if not AXE.exists():
+        pytest.fail("axe-core is not installed (npm ci)")
+    if not browser.execute_script("return !!window.axe"):
+        browser.execute_script(AXE.read_text())
+    result = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));"
+    )
+    return [v for v in result if v.get("impact") in ("serious", "critical")]
+
+
+def describe(violations: list[dict]) -> str:
+    return "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n.get('target') for n in v.get('nodes', [])][:3]}"
+        for v in violations
+    )
+
+
+def sign_in_with_keyboard(browser, base: str, username: str, password: str) -> None:
+    browser.get(f"{base}/login")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)  # skip link
+    focused = browser.switch_to.active_element
+    for _ in range(10):
+        if focused.get_attribute("id") == "username":
+            break
+        focused.send_keys(Keys.TAB)
+        focused = browser.switch_to.active_element
+    assert focused.get_attribute("id") == "username", "Tab never reached the username field"
+    focused.send_keys(username)
+    focused.send_keys(Keys.TAB)
+    password_field = browser.switch_to.active_element
+    assert password_field.get_attribute("id") == "password"
+    password_field.send_keys(password, Keys.ENTER)
+    WebDriverWait(browser, 15).until(lambda d: "/dashboard" in d.current_url)
+
+
+def test_every_route_has_no_serious_accessibility_violations(live_server, browser, in_app):
+    browser.set_script_timeout(30)
+    problems = {}
+    for route in PUBLIC_ROUTES:
+        browser.get(live_server.url + route)
+        found = axe_violations(browser)
+        if found:
+            problems[route] = describe(found)
+    with in_app():
+        make_admin(username="a11y.admin")
+    sign_in_with_keyboard(browser, live_server.url, "a11y.admin", DEFAULT_PASSWORD)
+    for route in SIGNED_IN_ROUTES:
+        browser.get(live_server.url + route)
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        found = axe_violations(browser)
+        if found:
+            problems[route] = describe(found)
+    assert not problems, "\n\n".join(f"{route}:\n{text}" for route, text in problems.items())
+
+
+def test_every_form_field_has_a_label(live_server, browser, in_app):
+    with in_app():
+        make_admin(username="label.admin")
+    unlabeled = {}
+    for route in PUBLIC_ROUTES:
+        browser.get(live_server.url + route)
+        unlabeled[route] = browser.execute_script(UNLABELED)
+    sign_in_with_keyboard(browser, live_server.url, "label.admin", DEFAULT_PASSWORD)
+    for route in SIGNED_IN_ROUTES:
+        browser.get(live_server.url + route)
+        unlabeled[route] = browser.execute_script(UNLABELED)
+    assert {r: f for r, f in unlabeled.items() if f} == {}
+
+
+UNLABELED = """
+return Array.from(document.querySelectorAll('input, select, textarea'))
+  .filter(el => el.type !== 'hidden' && el.type !== 'submit' && el.type !== 'button')
+  .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+                && !el.getAttribute('aria-labelledby') && !el.closest('label'))
+  .map(el => el.outerHTML.slice(0, 120));
+"""
