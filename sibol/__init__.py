@@ -36,6 +36,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(load_settings(app.instance_path))
     app.config.update(overrides or {})
+    app.json.sort_keys = False  # keep the field order of the spec's shapes
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     install_security(app)
     register_extensions(app)
@@ -103,6 +104,12 @@ def register_request_hooks(app: Flask) -> None:
     from .api.tokens import account_for_token, bearer_from_request
 
     install_cors(app)
+
+    @app.before_request
+    def fresh_request_state():
+        # g lives on the app context, which a test (or a CLI command) may keep across requests.
+        for name in ("_login_user", "sibol_bearer", "sibol_assets_emitted"):
+            g.pop(name, None)
 
     @app.before_request
     def bearer_identity():

@@ -95,7 +95,6 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_TRUSTED_PROXIES": int(os.environ.get("SIBOL_TRUSTED_PROXIES", "0")),
         "REMEMBER_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 11 * 1024 * 1024,  # uploads are checked at 10 MB; this is the hard stop
-        "JSON_SORT_KEYS": False,
         "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/css", "text/plain"],
         "COMPRESS_ALGORITHM": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,

@@ -30,3 +30,12 @@ def healthz():
         response = jsonify(status="error", database="unavailable")
         response.status_code = 503
         return response
+
+
+@bp.get("/api/openapi.json")
+@public
+def openapi():
+    """The OpenAPI 3 document of the whole /api."""
+    from ..api.openapi import build_openapi
+
+    return jsonify(build_openapi(current_app))

@@ -56,3 +56,9 @@ def test_api_client_without_cookies_signs_in_without_csrf(app):
     fresh = app.test_client(use_cookies=False)
     res = fresh.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
     assert res.status_code == 200 and res.json["token"]
+
+
+def test_identity_does_not_leak_between_requests_in_one_app_context(client, api_headers):
+    user = make_account()
+    assert client.get("/api/modules/allowed", headers=api_headers(user)).status_code == 200
+    assert client.get("/api/modules/allowed").status_code == 401

@@ -1,0 +1,112 @@
+"""The OpenAPI 3 document of /api, built from the registered routes.
+
+Every /api rule becomes an operation; what a route reads and answers beyond its path comes
+from sibol/api/schemas.py (keyed by endpoint and method). A test compares the document with
+app.url_map, so a route added without appearing here fails the suite.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+
+from ..access import PUBLIC, access_of
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+ANY_JSON = {"description": "JSON", "content": {"application/json": {"schema": {}}}}
+ERROR_TEXT = {
+    "400": "Invalid input: the message names the field",
+    "401": "Not signed in, or the token is unknown, expired or revoked",
+    "403": "Signed in without the module this route needs",
+    "404": "No such record",
+    "405": "Method not allowed",
+    "409": "Conflict with stored data",
+    "413": "Upload too large",
+    "415": "Body is not JSON",
+    "429": "Rate limit; see Retry-After",
+}
+CONVERTERS = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"},
+              "default": {"type": "string"}, "path": {"type": "string"}}
+_PARAM = re.compile(r"<(?:(?P<conv>[a-zA-Z_]+)(?:\([^)]*\))?:)?(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)>")
+
+
+def openapi_path(rule: str) -> tuple[str, list[dict]]:
+    params = []
+
+    def replace(match: re.Match) -> str:
+        conv = match.group("conv") or "default"
+        params.append({"name": match.group("name"), "in": "path", "required": True,
+                       "schema": CONVERTERS.get(conv, {"type": "string"})})
+        return "{" + match.group("name") + "}"
+
+    return _PARAM.sub(replace, rule), params
+
+
+def api_rules(app: Flask):
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/") and rule.endpoint != "static":
+            yield rule
+
+
+def build_openapi(app: Flask) -> dict:
+    from .schemas import OPERATIONS
+
+    paths: dict[str, dict] = {}
+    for rule in sorted(api_rules(app), key=lambda r: r.rule):
+        path, path_params = openapi_path(rule.rule)
+        view = app.view_functions[rule.endpoint]
+        summary = ((view.__doc__ or "").strip().splitlines() or [rule.endpoint])[0]
+        access = access_of(rule.endpoint, app)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            extra = OPERATIONS.get((rule.endpoint, method), {})
+            success = str(extra.get("status", 200))
+            responses = {success: ANY_JSON}
+            for code in extra.get("errors", ["400", "404", "405", "415"]):
+                responses[code] = {"description": ERROR_TEXT[code],
+                                   "content": {"application/json": {"schema": ERROR}}}
+            if access is None or access.kind != PUBLIC:
+                responses.setdefault("401", {"description": ERROR_TEXT["401"],
+                                             "content": {"application/json": {"schema": ERROR}}})
+                responses.setdefault("403", {"description": ERROR_TEXT["403"],
+                                             "content": {"application/json": {"schema": ERROR}}})
+            for code in extra.get("also", []):
+                responses[str(code)] = ANY_JSON
+            operation = {
+                "operationId": f"{rule.endpoint}.{method.lower()}",
+                "summary": extra.get("summary", summary),
+                "tags": [rule.endpoint.split(".")[1] if rule.endpoint.startswith("api.") else "core"],
+                "parameters": path_params + [
+                    {"name": name, "in": "query", "required": False, "schema": schema}
+                    for name, schema in extra.get("query", {}).items()
+                ],
+                "responses": responses,
+            }
+            if access is not None and access.kind == PUBLIC:
+                operation["security"] = []
+            if "body" in extra:
+                content_type = extra.get("content_type", "application/json")
+                operation["requestBody"] = {"required": True, "content": {content_type: {"schema": extra["body"]}}}
+            paths.setdefault(path, {})[method.lower()] = operation
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "SIBOL console API", "version": "1.0.0",
+                 "description": "JSON API of the SIBOL console (spec section 7)."},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"session": []}],
+        "components": {
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "session": {"type": "apiKey", "in": "cookie", "name": "session"},
+            },
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["message", "error"],
+                    "properties": {"message": {"type": "string"}, "error": {"type": "string"},
+                                   "field": {"type": "string"}, "success": {"type": "boolean"}},
+                },
+            },
+        },
+        "paths": paths,
+    }
