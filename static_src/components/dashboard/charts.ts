@@ -40,6 +40,7 @@ export interface EnergyFigures {
   series: { year: number; kilowatts: (number | null)[] }[];
 }
 
+// Same order as the .swatch colours in dashboard.css.
 const COLOURS = ["#1f7a4d", "#f2a900", "#175cd3", "#c4540a", "#7a3fb8", "#0e8a8a"];
 const LINE_COLOURS = ["#8cc9a8", "#1f7a4d", "#175cd3"];
 
@@ -61,7 +62,7 @@ export function wasteChart(canvas: HTMLCanvasElement, figures: PeriodFigures): C
       responsive: true,
       maintainAspectRatio: false,
       plugins: {
-        legend: { position: "bottom" },
+        legend: { display: false }, // the figures table below names each colour
         tooltip: { callbacks: { label: (item) => `${item.label}: ${item.formattedValue} kg` } },
       },
     },
