@@ -140,3 +140,18 @@ def test_schedule_panel_follows_the_household_schedules(client, login):
     make_schedule(areas=("Package 9",), person="Done", when=date.today(), status="Collected")
     schedule = html_of(client).split('id="schedule-title"', 1)[1].split("</table>", 1)[0]
     assert "Package 8" in schedule and "Later" in schedule and "Package 9" not in schedule
+
+
+def test_dashboard_with_its_islands_stays_under_150_kb_on_the_wire(client, login, seeded):
+    """DESIGN.md section 7: Chart.js is tree-shaken and the page loads no React."""
+    login(make_account())
+    page = client.get("/dashboard", headers={"Accept-Encoding": "br"})
+    html = client.get("/dashboard").get_data(as_text=True)
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    assert any("dashboard-panels" in a for a in assets) and not any("/react-" in a for a in assets)
+    total = len(page.data)
+    for url in assets:
+        res = client.get(url, headers={"Accept-Encoding": "br"})
+        assert res.status_code == 200, url
+        total += len(res.data)
+    assert total < 150 * 1024, f"{total} bytes"
