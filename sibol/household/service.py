@@ -88,8 +88,15 @@ def list_schedules(q: str | None = None, status: str | None = None, page: int = 
     return result
 
 
+MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
+
+
+def _get(model, row_id: int):
+    return db.session.get(model, row_id) if 0 < row_id <= MAX_ID else None
+
+
 def get_schedule(schedule_id: int) -> CollectionSchedule:
-    schedule = db.session.get(CollectionSchedule, schedule_id)
+    schedule = _get(CollectionSchedule, schedule_id)
     if schedule is None:
         raise NotFound("Collection schedule not found.")
     return schedule
@@ -193,7 +200,7 @@ def list_leaderboard(q: str | None = None, status: str | None = None, page: int 
 
 
 def get_member(member_id: int) -> HouseholdMember:
-    member = db.session.get(HouseholdMember, member_id)
+    member = _get(HouseholdMember, member_id)
     if member is None:
         raise NotFound("Household member not found.")
     return member
@@ -221,7 +228,7 @@ def list_rewards(q: str | None = None, status: str | None = None, page: int = 1,
 
 
 def get_reward(reward_id: int) -> Reward:
-    reward = db.session.get(Reward, reward_id)
+    reward = _get(Reward, reward_id)
     if reward is None:
         raise NotFound("Reward not found.")
     return reward

@@ -302,3 +302,12 @@ def test_cookie_writes_need_csrf_but_bearer_writes_do_not(app, client, login, st
 def test_date_is_stored_as_given(client, headers):
     client.post("/api/household/schedules", json={**GOOD, "dateOfCollection": "2026-02-28"}, headers=headers)
     assert db.session.scalar(select(CollectionSchedule)).collection_date == date(2026, 2, 28)
+
+
+def test_ids_beyond_a_database_integer_are_404_not_500(client, headers):
+    huge = "9" * 25
+    assert client.get(f"/api/household/schedules/{huge}", headers=headers).status_code == 404
+    assert client.put(f"/api/household/schedules/{huge}", json=GOOD, headers=headers).status_code == 404
+    assert client.get(f"/api/household/rewards/{huge}/image", headers=headers).status_code == 404
+    res = client.post(f"/api/household/rewards/{huge}/claims", json={"memberId": 1}, headers=headers)
+    assert res.status_code == 404

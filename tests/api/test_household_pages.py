@@ -113,6 +113,8 @@ def test_edit_schedule_with_bad_weight_keeps_the_old_values(client, signed_in):
     assert db.session.get(CollectionSchedule, schedule.id).maintenance_person == "Ana"
     assert client.post("/household/schedules/999", data={}).status_code == 404
     assert "no longer exists" in page(client, "/household?edit=999")
+    assert "no longer exists" in page(client, "/household?edit=" + "9" * 25)
+    assert client.post("/household/schedules/" + "9" * 25, data={}).status_code == 404
 
 
 def test_search_and_filter_the_schedule_table(client, signed_in):

@@ -6,7 +6,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.browser.test_dashboard_panels import sign_in
-from tests.factories import make_account
+from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_household import make_schedule, png_bytes
 
 
@@ -109,3 +109,24 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
     browser.find_element(By.XPATH, "//button[text()='Apply']").click()
     wait.until(lambda d: names() == ["Ana Cruz"])
     assert "Filter by: Collected" in browser.page_source and browser.find_element(By.ID, "q").get_attribute("value") == "purok"
+
+
+def test_add_schedule_without_javascript(live_server, browser_nojs, in_app):
+    with in_app():
+        username = make_account().username
+    browser = browser_nojs
+    browser.get(f"{live_server.url}/login")
+    browser.find_element(By.NAME, "username").send_keys(username)
+    browser.find_element(By.NAME, "password").send_keys(DEFAULT_PASSWORD, Keys.ENTER)
+    WebDriverWait(browser, 10).until(lambda d: "/dashboard" in d.current_url)
+    assert "No waste collections recorded yet." in browser.page_source  # the dashboard renders without JS
+    browser.get(f"{live_server.url}/household")
+    browser.find_element(By.LINK_TEXT, "Add Schedule").click()  # a link: the server opens the dialog
+    dialog = WebDriverWait(browser, 10).until(EC.visibility_of_element_located((By.ID, "add-schedule")))
+    dialog.find_element(By.NAME, "maintenancePerson").send_keys("Nilo Santos")
+    dialog.find_element(By.NAME, "collectorContact").send_keys("nilo@example.ph")
+    dialog.find_element(By.NAME, "areas").send_keys("Purok 4, Package 1")
+    browser.execute_script("arguments[0].value = '2026-12-24'", dialog.find_element(By.NAME, "dateOfCollection"))
+    dialog.find_element(By.XPATH, ".//button[text()='Save Schedule']").click()
+    WebDriverWait(browser, 10).until(lambda d: "Collection schedule saved." in d.page_source)
+    assert first_row(browser)[:3] == ["Nilo Santos", "Purok 4, Package 1", "Pending"]
