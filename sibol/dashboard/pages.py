@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from ..access import module_required
+from ..errors import ServiceError
 from ..household.rules import kg_text
 from ..models import ModuleId
 from . import service
@@ -22,6 +23,11 @@ def kg_number(kg: float) -> str:
 @bp.get("/dashboard")
 @module_required(ModuleId.DASHBOARD)
 def index():
+    return _render()
+
+
+def _render(*, form: str | None = None, values: dict | None = None, errors: dict | None = None,
+            status: int = 200):
     barangay = (
         current_user.barangay.name
         if current_user.barangay
@@ -38,9 +44,41 @@ def index():
         periods=service.PERIODS,
         period_names=service.PERIOD_NAMES,
         summary=summary,
+        form=form,
+        values=values or {},
+        errors=errors or {},
         chart_props={
             "period": period,
             "waste": summary["waste"],
             "energy": summary["energy"],
         },
-    )
+    ), status
+
+
+def _errors(err: ServiceError) -> dict:
+    found = err.extra.get("errors")
+    return found if isinstance(found, dict) and found else {err.field or "form": err.message}
+
+
+@bp.post("/dashboard/waste-collections")
+@module_required(ModuleId.DASHBOARD)
+def record_waste():
+    data = {k: request.form.get(k) for k in ("street", "collectedOn", "weightKg")}
+    try:
+        service.record_waste(data)
+    except ServiceError as err:
+        return _render(form="waste", values=data, errors=_errors(err), status=err.status)
+    flash("Waste collection recorded.", "success")
+    return redirect(url_for("dashboard.index", period=request.form.get("period") or None))
+
+
+@bp.post("/dashboard/energy-readings")
+@module_required(ModuleId.DASHBOARD)
+def record_energy():
+    data = {k: request.form.get(k) for k in ("month", "kilowatts")}
+    try:
+        service.record_energy(data)
+    except ServiceError as err:
+        return _render(form="energy", values=data, errors=_errors(err), status=err.status)
+    flash("Energy reading recorded.", "success")
+    return redirect(url_for("dashboard.index"))

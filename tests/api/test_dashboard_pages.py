@@ -157,3 +157,31 @@ def test_dashboard_with_its_islands_stays_under_150_kb_on_the_wire(client, login
         assert res.status_code == 200, url
         total += len(res.data)
     assert total < 150 * 1024, f"{total} bytes"
+
+
+def test_record_forms_save_rows_that_replace_the_sample(client, login, seeded):
+    login(make_account())
+    res = client.post("/dashboard/waste-collections", data={
+        "street": "Luna Street", "collectedOn": date.today().isoformat(), "weightKg": "3.5", "period": "monthly"})
+    assert res.status_code == 302 and res.headers["Location"].endswith("/dashboard?period=monthly")
+    html = html_of(client)
+    assert "Waste collection recorded." in html and "Weekly total: <strong>3.5 kg</strong>" in html
+    res = client.post("/dashboard/energy-readings", data={"month": f"{date.today().year + 1}-02", "kilowatts": "210"})
+    assert res.status_code == 302
+    assert "<td>February</td><td>160</td><td>210</td>" in html_of(client)  # 2025 and the new year
+
+
+def test_record_forms_show_field_errors_and_save_nothing(client, login):
+    login(make_account())
+    res = client.post("/dashboard/waste-collections", data={"street": "", "collectedOn": "soon", "weightKg": "-3"})
+    assert res.status_code == 400
+    html = res.get_data(as_text=True)
+    for message in ("Street is required.", "Date collected must be a valid date (YYYY-MM-DD).",
+                    "Weight cannot be negative."):
+        assert message in html
+    assert '<details class="record" open>' in html
+    res = client.post("/dashboard/energy-readings", data={"month": "2026-1", "kilowatts": "lots"})
+    assert res.status_code == 400
+    assert "Month must be a valid month (YYYY-MM)." in res.get_data(as_text=True)
+    assert db.session.scalar(select(func.count(WasteCollection.id))) == 0
+    assert db.session.scalar(select(func.count(EnergyReading.id))) == 0
