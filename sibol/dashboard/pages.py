@@ -1,22 +1,84 @@
-"""The dashboard page."""
+"""The dashboard page: greeting, waste doughnut, process panel, collection schedule, energy chart."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from ..access import module_required
+from ..errors import ServiceError
+from ..household.rules import kg_text
 from ..models import ModuleId
+from . import service
 
 bp = Blueprint("dashboard", __name__)
+
+
+@bp.app_template_filter("kg_number")
+def kg_number(kg: float) -> str:
+    """1.5 -> '1.5', 5.0 -> '5' (the spec writes whole kilograms without decimals)."""
+    return kg_text(round(kg * 1000))
 
 
 @bp.get("/dashboard")
 @module_required(ModuleId.DASHBOARD)
 def index():
+    return _render()
+
+
+def _render(*, form: str | None = None, values: dict | None = None, errors: dict | None = None,
+            status: int = 200):
     barangay = (
         current_user.barangay.name
         if current_user.barangay
         else current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"]
     )
-    return render_template("dashboard/index.html", barangay=barangay)
+    period = request.args.get("period", "weekly")
+    if period not in service.PERIODS:
+        period = "weekly"
+    summary = service.summary()
+    return render_template(
+        "dashboard/index.html",
+        barangay=barangay,
+        period=period,
+        periods=service.PERIODS,
+        period_names=service.PERIOD_NAMES,
+        summary=summary,
+        form=form,
+        values=values or {},
+        errors=errors or {},
+        chart_props={
+            "period": period,
+            "waste": summary["waste"],
+            "energy": summary["energy"],
+        },
+    ), status
+
+
+def _errors(err: ServiceError) -> dict:
+    found = err.extra.get("errors")
+    return found if isinstance(found, dict) and found else {err.field or "form": err.message}
+
+
+@bp.post("/dashboard/waste-collections")
+@module_required(ModuleId.DASHBOARD)
+def record_waste():
+    data = {k: request.form.get(k) for k in ("street", "collectedOn", "weightKg")}
+    try:
+        service.record_waste(data)
+    except ServiceError as err:
+        return _render(form="waste", values=data, errors=_errors(err), status=err.status)
+    flash("Waste collection recorded.", "success")
+    return redirect(url_for("dashboard.index", period=request.form.get("period") or None))
+
+
+@bp.post("/dashboard/energy-readings")
+@module_required(ModuleId.DASHBOARD)
+def record_energy():
+    data = {k: request.form.get(k) for k in ("month", "kilowatts")}
+    try:
+        service.record_energy(data)
+    except ServiceError as err:
+        return _render(form="energy", values=data, errors=_errors(err), status=err.status)
+    flash("Energy reading recorded.", "success")
+    return redirect(url_for("dashboard.index"))

@@ -1,16 +1,188 @@
-"""The Household page."""
+"""The Household page: tabs as links, tables searched and filtered on the server, forms that save."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
 
 from ..access import module_required
+from ..errors import NotFound, ServiceError
 from ..models import ModuleId
+from . import service
+from .rules import kg_text
 
 bp = Blueprint("household", __name__)
+
+TABS = (
+    ("schedule", "Schedule"),
+    ("leaderboard", "Leaderboard"),
+    ("rewards", "Rewards"),
+    ("claimed", "Claimed Rewards"),
+    ("points", "Point System"),
+)
+STATUS_OPTIONS = {
+    "schedule": service.COLLECTION_STATUSES,
+    "leaderboard": service.MEMBER_STATUSES,
+    "rewards": service.REWARD_STATUSES,
+}
+PER_PAGE_SIZES = (10, 25, 50, 100)
+
+
+@bp.app_template_filter("kg")
+def kg_filter(grams: int | None) -> str:
+    """Whole grams as kilograms for display: 12500 -> '12.5'."""
+    return kg_text(grams)
+
+
+def _number_arg(name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
+    """A lenient page-number argument: anything odd falls back to the default (pages never 400)."""
+    raw = request.args.get(name, "")
+    value = int(raw) if raw.isdigit() and len(raw) < 7 else default
+    if allowed is not None and value not in allowed:
+        return default
+    return max(1, value)
+
+
+def _field_errors(err: ServiceError) -> dict[str, str]:
+    errors = err.extra.get("errors")
+    if isinstance(errors, dict) and errors:
+        return errors
+    return {err.field or "form": err.message}
+
+
+def _render(*, tab: str | None = None, modal: str | None = None, values: dict | None = None,
+            errors: dict | None = None, status: int = 200, edit_schedule=None, points_editing=False):
+    tab = tab or request.args.get("tab", "schedule")
+    if tab not in dict(TABS):
+        tab = "schedule"
+    q = " ".join(request.args.get("q", "").split())[:100]
+    status_filter = request.args.get("status", "")
+    if status_filter not in STATUS_OPTIONS.get(tab, ()):
+        status_filter = ""
+    page = _number_arg("page", 1)
+    per_page = _number_arg("per_page", 10, PER_PAGE_SIZES)
+    listing = None
+    if tab == "schedule":
+        listing = service.list_schedules(q, status_filter, page, per_page)
+    elif tab == "leaderboard":
+        listing = service.list_leaderboard(q, status_filter, page, per_page)
+    elif tab == "rewards":
+        listing = service.list_rewards(q, status_filter, page, per_page)
+    elif tab == "claimed":
+        listing = service.list_claims(q, page, per_page)
+
+    if modal is None and request.args.get("modal") in ("add-schedule", "add-reward"):
+        modal = request.args["modal"]
+    if edit_schedule is None and tab == "schedule" and request.args.get("edit", "").isdigit():
+        try:
+            edit_schedule = service.get_schedule(int(request.args["edit"]))
+            modal = modal or "edit-schedule"
+        except NotFound:
+            flash("That collection schedule no longer exists.", "error")
+    waste_g, points = service.point_rule()
+    body = render_template(
+        "household/index.html",
+        tabs=TABS, tab=tab, q=q, status_filter=status_filter,
+        status_options=STATUS_OPTIONS.get(tab, ()), listing=listing, per_page_sizes=PER_PAGE_SIZES,
+        modal=modal, values=values or {}, errors=errors or {}, edit_schedule=edit_schedule,
+        rule_kg=kg_text(waste_g), rule_points=points,
+        points_editing=points_editing or request.args.get("edit") == "1",
+        max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
+        page_url=lambda n: url_for("household.index", **{**request.args.to_dict(), "page": n}),
+    )
+    return body, status
 
 
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
-    return render_template("household/index.html")
+    return _render()
+
+
+def _schedule_form() -> dict:
+    form = request.form
+    data = {
+        "maintenancePerson": form.get("maintenancePerson"),
+        "collectorContact": form.get("collectorContact"),
+        "dateOfCollection": form.get("dateOfCollection"),
+        # The chips island sends one `area` per chip; without JavaScript, one text with commas.
+        "areas": form.getlist("area") if "area" in form else form.get("areas"),
+    }
+    for optional in ("status", "totalWaste"):
+        if optional in form:
+            data[optional] = form.get(optional)
+    return data
+
+
+@bp.post("/household/schedules")
+@module_required(ModuleId.HOUSEHOLD)
+def add_schedule():
+    data = _schedule_form()
+    try:
+        service.create_schedule(data)
+    except ServiceError as err:
+        return _render(tab="schedule", modal="add-schedule", values=data, errors=_field_errors(err),
+                       status=err.status)
+    flash("Collection schedule saved.", "success")
+    return redirect(url_for("household.index", tab="schedule"))
+
+
+@bp.post("/household/schedules/<int:schedule_id>")
+@module_required(ModuleId.HOUSEHOLD)
+def edit_schedule(schedule_id: int):
+    schedule = service.get_schedule(schedule_id)  # NotFound -> the 404 page
+    data = _schedule_form()
+    try:
+        service.update_schedule(schedule_id, data)
+    except ServiceError as err:
+        return _render(tab="schedule", modal="edit-schedule", values=data, errors=_field_errors(err),
+                       status=err.status, edit_schedule=schedule)
+    flash("Collection schedule updated.", "success")
+    return redirect(url_for("household.index", tab="schedule"))
+
+
+@bp.post("/household/rewards")
+@module_required(ModuleId.HOUSEHOLD)
+def add_reward():
+    data = {name: request.form.get(name) for name in ("reward", "status", "points", "area")}
+    image = request.files.get("image")
+    if image is not None and not image.filename:
+        image = None  # the form's file input was left empty
+    try:
+        service.create_reward(data, image.stream if image else None)
+    except ServiceError as err:
+        return _render(tab="rewards", modal="add-reward", values=data, errors=_field_errors(err),
+                       status=err.status)
+    flash("Reward saved.", "success")
+    return redirect(url_for("household.index", tab="rewards"))
+
+
+@bp.get("/household/rewards/<int:reward_id>/image")
+@module_required(ModuleId.HOUSEHOLD)
+def reward_image(reward_id: int):
+    try:
+        path, mimetype = service.reward_image(reward_id)
+    except NotFound:
+        abort(404)
+    return image_response(path, mimetype)
+
+
+def image_response(path, mimetype: str):
+    response = send_file(path, mimetype=mimetype, max_age=3600, conditional=True, etag=True)
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
+    return response
+
+
+@bp.post("/household/point-rule")
+@module_required(ModuleId.HOUSEHOLD)
+def save_point_rule():
+    data = {"wasteKg": request.form.get("wasteKg"), "points": request.form.get("points")}
+    try:
+        service.update_point_rule(data, actor_id=current_user.id)
+    except ServiceError as err:
+        return _render(tab="points", values=data, errors=_field_errors(err), status=err.status,
+                       points_editing=True)
+    flash("Point system saved.", "success")
+    return redirect(url_for("household.index", tab="points"))

@@ -1,1 +1,147 @@
-"""Tables of the household feature."""
+"""Tables of the household and dashboard features: collections, leaderboard, rewards, figures.
+
+Weights are whole grams (integers) so sums are exact on every database; pages show kilograms.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import date, datetime
+
+from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from .core import utcnow
+
+__all__ = [
+    "CollectionArea",
+    "CollectionSchedule",
+    "CollectionStatus",
+    "EnergyReading",
+    "HouseholdMember",
+    "PointRule",
+    "Reward",
+    "RewardClaim",
+    "RewardStatus",
+    "WasteCollection",
+]
+
+
+class CollectionStatus(enum.StrEnum):
+    PENDING = "Pending"
+    COLLECTED = "Collected"
+
+
+class RewardStatus(enum.StrEnum):
+    AVAILABLE = "Available"
+    NOT_AVAILABLE = "Not Available"
+
+
+class CollectionSchedule(db.Model):
+    """A household waste collection: who collects, where (one or more areas), when, how much."""
+
+    __tablename__ = "collection_schedules"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    maintenance_person: Mapped[str] = mapped_column(String(100))
+    collector_contact: Mapped[str] = mapped_column(String(254))
+    collection_date: Mapped[date] = mapped_column(Date, index=True)
+    status: Mapped[str] = mapped_column(String(20), default=CollectionStatus.PENDING, index=True)
+    total_waste_g: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    areas: Mapped[list[CollectionArea]] = relationship(
+        back_populates="schedule",
+        cascade="all, delete-orphan",
+        order_by="CollectionArea.position",
+        lazy="selectin",
+    )
+
+    @property
+    def area_names(self) -> list[str]:
+        return [a.name for a in self.areas]
+
+
+class CollectionArea(db.Model):
+    """One area chip of a collection schedule, in the order it was entered."""
+
+    __tablename__ = "collection_areas"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    schedule_id: Mapped[int] = mapped_column(
+        ForeignKey("collection_schedules.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    name: Mapped[str] = mapped_column(String(100), index=True)
+
+    schedule: Mapped[CollectionSchedule] = relationship(back_populates="areas")
+
+
+class HouseholdMember(db.Model):
+    """A household on the leaderboard, ranked by points."""
+
+    __tablename__ = "household_members"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), index=True)
+    barangay: Mapped[str] = mapped_column(String(100), default="")
+    points: Mapped[int] = mapped_column(Integer, default=0, index=True)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Reward(db.Model):
+    __tablename__ = "rewards"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), index=True)
+    area: Mapped[str] = mapped_column(String(100), default="")
+    points_required: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(20), default=RewardStatus.AVAILABLE, index=True)
+    # Random file name under SIBOL_UPLOAD_DIR/rewards/, served by a route (never from /static).
+    image_file: Mapped[str | None] = mapped_column(String(80))
+    image_type: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class RewardClaim(db.Model):
+    __tablename__ = "reward_claims"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    reward_id: Mapped[int] = mapped_column(ForeignKey("rewards.id", ondelete="CASCADE"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("household_members.id", ondelete="CASCADE"), index=True)
+    points_spent: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+    reward: Mapped[Reward] = relationship(lazy="joined")
+    member: Mapped[HouseholdMember] = relationship(lazy="joined")
+
+
+class PointRule(db.Model):
+    """The point system's equivalence: waste_g grams of food waste earn `points` points (one row)."""
+
+    __tablename__ = "point_rules"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    waste_g: Mapped[int] = mapped_column(Integer, default=1000)
+    points: Mapped[int] = mapped_column(Integer, default=30)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+    updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
+
+
+class WasteCollection(db.Model):
+    """Food waste collected on one street on one day: the dashboard's doughnut sums these."""
+
+    __tablename__ = "waste_collections"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    street: Mapped[str] = mapped_column(String(100), index=True)
+    collected_on: Mapped[date] = mapped_column(Date, index=True)
+    weight_g: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class EnergyReading(db.Model):
+    """Energy produced in one month (the first day of the month names it), in kilowatts."""
+
+    __tablename__ = "energy_readings"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    month: Mapped[date] = mapped_column(Date, unique=True)
+    kilowatts: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

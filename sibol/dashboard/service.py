@@ -1,0 +1,145 @@
+"""Dashboard figures, computed from rows: waste per street, energy per month, next collections.
+
+The waste periods are anchored on the most recent collection on record, not on today: "weekly" is
+the Monday-to-Sunday week holding that collection, "monthly" its calendar month, "yearly" its
+year. So the seeded sample (dated March 2025) keeps showing the spec's figures whatever the date,
+and the first real collection entered moves every period to its own week, month and year.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from sqlalchemy import extract, func, select
+
+from ..errors import Conflict
+from ..extensions import db
+from ..household import rules
+from ..household.service import upcoming_schedules
+from ..models import EnergyReading, WasteCollection
+
+PERIODS = ("weekly", "monthly", "yearly")
+PERIOD_NAMES = {"weekly": "Weekly", "monthly": "Monthly", "yearly": "Yearly"}
+PROCESS_STAGES = ("Filtering", "Slurry Making", "Biogas Generation", "Final Output")
+PROCESS_STEP_SECONDS = 3
+ENERGY_MONTHS = ("January", "February", "March")  # spec: January to March of two years
+MAX_STREETS = 12
+
+
+def period_range(period: str, anchor: date) -> tuple[date, date]:
+    """[start, end) of the week (Monday first), month or year holding anchor."""
+    if period == "weekly":
+        start = anchor - timedelta(days=anchor.weekday())
+        return start, start + timedelta(days=7)
+    if period == "monthly":
+        start = anchor.replace(day=1)
+        end = date(start.year + (start.month == 12), start.month % 12 + 1, 1)
+        return start, end
+    return date(anchor.year, 1, 1), date(anchor.year + 1, 1, 1)
+
+
+def period_label(period: str, start: date, end: date) -> str:
+    if period == "weekly":
+        last = end - timedelta(days=1)
+        return f"{start:%b} {start.day} – {last:%b} {last.day}, {last.year}"
+    if period == "monthly":
+        return f"{start:%B %Y}"
+    return str(start.year)
+
+
+def waste_summary() -> dict:
+    """{period: {label, streets, kg, total_kg, total_text}} for weekly, monthly and yearly."""
+    anchor = db.session.scalar(select(func.max(WasteCollection.collected_on)))
+    summary: dict = {}
+    for period in PERIODS:
+        if anchor is None:
+            summary[period] = {"label": "", "streets": [], "kg": [], "total_kg": 0, "total_text": "0"}
+            continue
+        start, end = period_range(period, anchor)
+        rows = db.session.execute(
+            select(WasteCollection.street, func.sum(WasteCollection.weight_g), func.min(WasteCollection.id))
+            .where(WasteCollection.collected_on >= start, WasteCollection.collected_on < end)
+            .group_by(WasteCollection.street)
+            .order_by(func.min(WasteCollection.id))  # streets in the order they were first recorded
+        ).all()
+        rows = rows[:MAX_STREETS]
+        grams = [int(r[1] or 0) for r in rows]
+        total = sum(grams)
+        summary[period] = {
+            "label": period_label(period, start, end),
+            "streets": [r[0] for r in rows],
+            "kg": [g / 1000 for g in grams],
+            "total_kg": total / 1000,
+            "total_text": rules.kg_text(total),
+        }
+    return summary
+
+
+def energy_summary() -> dict:
+    """Kilowatts for January to March of the two most recent years with readings."""
+    years = list(db.session.scalars(
+        select(extract("year", EnergyReading.month).label("y")).distinct().order_by(
+            extract("year", EnergyReading.month).desc()).limit(2)
+    ))
+    series = []
+    for year in sorted(int(y) for y in years):
+        readings = {
+            r.month.month: r.kilowatts
+            for r in db.session.scalars(
+                select(EnergyReading).where(
+                    EnergyReading.month >= date(year, 1, 1), EnergyReading.month < date(year, 4, 1)
+                )
+            )
+        }
+        series.append({"year": year, "kilowatts": [readings.get(m) for m in (1, 2, 3)]})
+    return {"months": list(ENERGY_MONTHS), "unit": "kilowatts", "series": series}
+
+
+def schedule_panel() -> list[dict]:
+    return [
+        {"area": ", ".join(s.area_names), "staff": s.maintenance_person, "date": s.collection_date}
+        for s in upcoming_schedules(3)
+    ]
+
+
+def summary() -> dict:
+    return {
+        "waste": waste_summary(),
+        "energy": energy_summary(),
+        "schedule": schedule_panel(),
+        "process": {"stages": list(PROCESS_STAGES), "step_seconds": PROCESS_STEP_SECONDS},
+    }
+
+
+def record_waste(data: dict) -> WasteCollection:
+    """data: street, collectedOn (YYYY-MM-DD), weightKg (0 or more)."""
+    errors = rules.Errors()
+    street = rules.text(errors, data.get("street"), "street", "Street")
+    collected_on = rules.day(errors, data.get("collectedOn"), "collectedOn", "Date collected")
+    weight_g = rules.grams(errors, data.get("weightKg"), "weightKg", "Weight")
+    errors.raise_if_any()
+    row = WasteCollection(street=street, collected_on=collected_on, weight_g=weight_g)
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def record_energy(data: dict) -> EnergyReading:
+    """data: month (YYYY-MM), kilowatts (whole, 0 or more); one reading per month."""
+    errors = rules.Errors()
+    raw = data.get("month")
+    month = None
+    if isinstance(raw, str) and len(raw.strip()) == 7:
+        month = rules.day(errors, raw.strip() + "-01", "month", "Month")
+    else:
+        errors.add("month", "Month must be a valid month (YYYY-MM).")
+    kilowatts = rules.whole(errors, data.get("kilowatts"), "kilowatts", "Kilowatts")
+    if "month" in errors.messages:
+        errors.messages["month"] = "Month must be a valid month (YYYY-MM)."
+    errors.raise_if_any()
+    if db.session.scalar(select(EnergyReading).where(EnergyReading.month == month)) is not None:
+        raise Conflict("There is already a reading for this month.", field="month")
+    row = EnergyReading(month=month, kilowatts=kilowatts)
+    db.session.add(row)
+    db.session.commit()
+    return row

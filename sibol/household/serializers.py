@@ -1,0 +1,72 @@
+"""JSON shapes of the household entities, with the spec's field names (section 3)."""
+
+from __future__ import annotations
+
+from ..models import CollectionSchedule, HouseholdMember, Reward, RewardClaim
+from .rules import kg_text
+
+
+def schedule_json(s: CollectionSchedule) -> dict:
+    return {
+        "id": s.id,
+        "maintenancePerson": s.maintenance_person,
+        "area": ", ".join(s.area_names),
+        "areas": s.area_names,
+        "status": s.status,
+        "collectorContact": s.collector_contact,
+        "dateOfCollection": s.collection_date.isoformat(),
+        "totalWaste": None if s.total_waste_g is None else s.total_waste_g / 1000,
+        "totalWasteText": "" if s.total_waste_g is None else f"{kg_text(s.total_waste_g)} kg",
+    }
+
+
+def member_json(member: HouseholdMember, rank: int) -> dict:
+    return {
+        "rank": rank,
+        "id": member.id,
+        "name": member.name,
+        "barangay": member.barangay,
+        "area": member.barangay,
+        "points": member.points,
+        "status": "Active" if member.is_active else "Inactive",
+    }
+
+
+def reward_image_url(reward: Reward, *, api: bool = True) -> str | None:
+    if not reward.image_file:
+        return None
+    prefix = "/api/household" if api else "/household"
+    return f"{prefix}/rewards/{reward.id}/image"
+
+
+def reward_json(reward: Reward) -> dict:
+    return {
+        "id": reward.id,
+        "reward": reward.name,
+        "name": reward.name,
+        "area": reward.area,
+        "points": reward.points_required,
+        "eligibility": f"{reward.points_required} points",
+        "status": reward.status,
+        "image": reward_image_url(reward),
+    }
+
+
+def claim_json(claim: RewardClaim) -> dict:
+    return {
+        "id": claim.id,
+        "name": claim.member.name,
+        "memberId": claim.member_id,
+        "reward": claim.reward.name,
+        "rewardId": claim.reward_id,
+        "points": claim.points_spent,
+        "claimedAt": claim.claimed_at.isoformat() + "Z",
+    }
+
+
+def point_rule_json(waste_g: int, points: int) -> dict:
+    return {
+        "wasteKg": waste_g / 1000,
+        "points": points,
+        "text": f"{kg_text(waste_g)} kg of food waste = {points} points",
+    }

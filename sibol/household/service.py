@@ -1,0 +1,367 @@
+"""Household rules: collection schedules, leaderboard, rewards (with images), claims, point rule."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import current_app
+from sqlalchemy import Select, func, or_, select
+
+from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
+from ..extensions import db
+from ..models import (
+    CollectionArea,
+    CollectionSchedule,
+    CollectionStatus,
+    HouseholdMember,
+    PointRule,
+    Reward,
+    RewardClaim,
+    RewardStatus,
+)
+from . import rules
+
+MAX_IMAGE_BYTES = 10 * 1024 * 1024
+COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
+REWARD_STATUSES = tuple(s.value for s in RewardStatus)
+MEMBER_STATUSES = ("Active", "Inactive")
+DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
+
+# (signature prefix, offset, MIME type, extension): images are recognised by content, not name.
+IMAGE_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", 0, "image/png", ".png"),
+    (b"\xff\xd8\xff", 0, "image/jpeg", ".jpg"),
+    (b"GIF87a", 0, "image/gif", ".gif"),
+    (b"GIF89a", 0, "image/gif", ".gif"),
+)
+
+
+@dataclass
+class Page:
+    rows: list
+    total: int
+    page: int
+    per_page: int
+
+
+def _like(q: str) -> str:
+    escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped.lower()}%"
+
+
+def _page(query: Select, count_query: Select, page: int, per_page: int) -> Page:
+    total = db.session.scalar(count_query) or 0
+    rows = list(db.session.execute(query.limit(per_page).offset((page - 1) * per_page)))
+    return Page(rows, total, page, per_page)
+
+
+def _search_text(q: str | None) -> str:
+    return " ".join((q or "").split())[:100]
+
+
+# Collection schedules ---------------------------------------------------------------------------
+
+def list_schedules(q: str | None = None, status: str | None = None, page: int = 1,
+                   per_page: int = 10) -> Page:
+    """Schedules by date of collection (latest first); q matches person, contact or an area."""
+    conditions = []
+    q = _search_text(q)
+    if q:
+        pattern = _like(q)
+        area_match = select(CollectionArea.schedule_id).where(
+            func.lower(CollectionArea.name).like(pattern, escape="\\")
+        )
+        conditions.append(or_(
+            func.lower(CollectionSchedule.maintenance_person).like(pattern, escape="\\"),
+            func.lower(CollectionSchedule.collector_contact).like(pattern, escape="\\"),
+            CollectionSchedule.id.in_(area_match),
+        ))
+    if status in COLLECTION_STATUSES:
+        conditions.append(CollectionSchedule.status == status)
+    query = (select(CollectionSchedule).where(*conditions)
+             .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc()))
+    count = select(func.count(CollectionSchedule.id)).where(*conditions)
+    result = _page(query, count, page, per_page)
+    result.rows = [row[0] for row in result.rows]
+    return result
+
+
+MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
+
+
+def _get(model, row_id: int):
+    return db.session.get(model, row_id) if 0 < row_id <= MAX_ID else None
+
+
+def get_schedule(schedule_id: int) -> CollectionSchedule:
+    schedule = _get(CollectionSchedule, schedule_id)
+    if schedule is None:
+        raise NotFound("Collection schedule not found.")
+    return schedule
+
+
+def _schedule_values(data: dict, *, partial: bool = False) -> dict:
+    """Checks a schedule's fields (spec names); with partial, only the fields present."""
+    errors = rules.Errors()
+    values: dict = {}
+
+    def has(name: str) -> bool:
+        return not partial or name in data
+
+    if has("maintenancePerson"):
+        values["maintenance_person"] = rules.text(errors, data.get("maintenancePerson"),
+                                                  "maintenancePerson", "Maintenance")
+    if has("collectorContact"):
+        values["collector_contact"] = rules.contact(errors, data.get("collectorContact"),
+                                                    "collectorContact", "Contact of Maintenance")
+    if has("areas"):
+        values["areas"] = rules.area_list(errors, data.get("areas"), "areas", "Area")
+    if has("dateOfCollection"):
+        values["collection_date"] = rules.day(errors, data.get("dateOfCollection"),
+                                              "dateOfCollection", "Date of Collection")
+    if "status" in data:
+        values["status"] = rules.choice(errors, data.get("status"), "status", "Status",
+                                        COLLECTION_STATUSES, CollectionStatus.PENDING.value)
+    if "totalWaste" in data:
+        values["total_waste_g"] = rules.grams(errors, data.get("totalWaste"), "totalWaste",
+                                              "Total waste", required=False)
+    errors.raise_if_any()
+    return values
+
+
+def _set_areas(schedule: CollectionSchedule, names: list[str]) -> None:
+    schedule.areas = [CollectionArea(name=name, position=i) for i, name in enumerate(names)]
+
+
+def create_schedule(data: dict) -> CollectionSchedule:
+    """data: maintenancePerson, collectorContact, areas (list or comma text), dateOfCollection,
+    optional status (Pending) and totalWaste (kg). Raises Invalid naming every bad field."""
+    values = _schedule_values(data)
+    areas = values.pop("areas")
+    schedule = CollectionSchedule(**values)
+    _set_areas(schedule, areas)
+    db.session.add(schedule)
+    db.session.commit()
+    return schedule
+
+
+def update_schedule(schedule_id: int, data: dict) -> CollectionSchedule:
+    """Changes the fields present in data (same names as create_schedule)."""
+    schedule = get_schedule(schedule_id)
+    values = _schedule_values(data, partial=True)
+    if "areas" in values:
+        _set_areas(schedule, values.pop("areas"))
+    for key, value in values.items():
+        setattr(schedule, key, value)
+    db.session.commit()
+    return schedule
+
+
+def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:
+    """The next pending collections, earliest (overdue included) first: the dashboard's panel."""
+    return list(db.session.scalars(
+        select(CollectionSchedule)
+        .where(CollectionSchedule.status == CollectionStatus.PENDING)
+        .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
+        .limit(limit)
+    ))
+
+
+# Leaderboard ------------------------------------------------------------------------------------
+
+def list_leaderboard(q: str | None = None, status: str | None = None, page: int = 1,
+                     per_page: int = 10) -> Page:
+    """Members ranked by points (ties share a rank); rows are (member, rank). The rank is the
+    member's place among all members, also when a search or filter hides others."""
+    ranked = select(
+        HouseholdMember.id.label("member_id"),
+        func.rank().over(order_by=HouseholdMember.points.desc()).label("rank"),
+    ).subquery()
+    conditions = []
+    q = _search_text(q)
+    if q:
+        pattern = _like(q)
+        conditions.append(or_(
+            func.lower(HouseholdMember.name).like(pattern, escape="\\"),
+            func.lower(HouseholdMember.barangay).like(pattern, escape="\\"),
+        ))
+    if status in MEMBER_STATUSES:
+        conditions.append(HouseholdMember.is_active.is_(status == "Active"))
+    query = (select(HouseholdMember, ranked.c.rank)
+             .join(ranked, ranked.c.member_id == HouseholdMember.id)
+             .where(*conditions)
+             .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id))
+    count = select(func.count(HouseholdMember.id)).where(*conditions)
+    result = _page(query, count, page, per_page)
+    result.rows = [(row[0], int(row[1])) for row in result.rows]
+    return result
+
+
+def get_member(member_id: int) -> HouseholdMember:
+    member = _get(HouseholdMember, member_id)
+    if member is None:
+        raise NotFound("Household member not found.")
+    return member
+
+
+# Rewards ----------------------------------------------------------------------------------------
+
+def list_rewards(q: str | None = None, status: str | None = None, page: int = 1,
+                 per_page: int = 10) -> Page:
+    conditions = []
+    q = _search_text(q)
+    if q:
+        pattern = _like(q)
+        conditions.append(or_(
+            func.lower(Reward.name).like(pattern, escape="\\"),
+            func.lower(Reward.area).like(pattern, escape="\\"),
+        ))
+    if status in REWARD_STATUSES:
+        conditions.append(Reward.status == status)
+    query = select(Reward).where(*conditions).order_by(Reward.id)
+    count = select(func.count(Reward.id)).where(*conditions)
+    result = _page(query, count, page, per_page)
+    result.rows = [row[0] for row in result.rows]
+    return result
+
+
+def get_reward(reward_id: int) -> Reward:
+    reward = _get(Reward, reward_id)
+    if reward is None:
+        raise NotFound("Reward not found.")
+    return reward
+
+
+def image_kind(head: bytes) -> tuple[str, str] | None:
+    """(MIME type, extension) of a PNG, JPEG, GIF or WebP by its first bytes, else None."""
+    for signature, offset, mime, ext in IMAGE_SIGNATURES:
+        if head[offset:offset + len(signature)] == signature:
+            return mime, ext
+    if len(head) >= 12 and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp", ".webp"
+    return None
+
+
+def upload_dir() -> Path:
+    return Path(current_app.config["SIBOL_UPLOAD_DIR"]) / "rewards"
+
+
+def _check_image(stream) -> tuple[bytes, str, str]:
+    """Reads an uploaded file (at most 10 MB) and recognises it as an image; raises TooLarge or
+    Unsupported with a message for the image field."""
+    data = stream.read(MAX_IMAGE_BYTES + 1)
+    if len(data) > MAX_IMAGE_BYTES:
+        raise TooLarge("The image is larger than 10 MB. Choose a smaller image.", field="image")
+    if not data:
+        raise Invalid("The image file is empty.", field="image")
+    kind = image_kind(data[:16])
+    if kind is None:
+        raise Unsupported("Upload an image (PNG, JPEG, GIF or WebP).", field="image")
+    return data, kind[0], kind[1]
+
+
+def create_reward(data: dict, image=None) -> Reward:
+    """data: reward (name), status (Available), points (eligibility: points needed), area.
+    image: a file-like object or None. Nothing is stored when anything is refused."""
+    errors = rules.Errors()
+    name = rules.text(errors, data.get("reward"), "reward", "Reward", max_length=120)
+    status = rules.choice(errors, data.get("status"), "status", "Status", REWARD_STATUSES,
+                          RewardStatus.AVAILABLE.value)
+    points = rules.whole(errors, data.get("points"), "points", "Eligibility (points needed)")
+    area = rules.text(errors, data.get("area"), "area", "Area", required=False)
+    errors.raise_if_any()
+    reward = Reward(name=name, status=status, points_required=points, area=area)
+    path: Path | None = None
+    if image is not None:
+        content, mime, ext = _check_image(image)
+        folder = upload_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        reward.image_file = secrets.token_hex(16) + ext
+        reward.image_type = mime
+        path = folder / reward.image_file
+        path.write_bytes(content)
+    db.session.add(reward)
+    try:
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        if path is not None:
+            path.unlink(missing_ok=True)
+        raise
+    return reward
+
+
+def reward_image(reward_id: int) -> tuple[Path, str]:
+    reward = get_reward(reward_id)
+    if not reward.image_file:
+        raise NotFound("This reward has no image.")
+    path = upload_dir() / reward.image_file
+    if not path.is_file():
+        raise NotFound("This reward's image is missing.")
+    return path, reward.image_type or "application/octet-stream"
+
+
+# Claims -----------------------------------------------------------------------------------------
+
+def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page:
+    conditions = []
+    q = _search_text(q)
+    if q:
+        pattern = _like(q)
+        conditions.append(or_(
+            func.lower(HouseholdMember.name).like(pattern, escape="\\"),
+            func.lower(Reward.name).like(pattern, escape="\\"),
+        ))
+    query = (select(RewardClaim).join(RewardClaim.member).join(RewardClaim.reward)
+             .where(*conditions).order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc()))
+    count = (select(func.count(RewardClaim.id)).join(RewardClaim.member).join(RewardClaim.reward)
+             .where(*conditions))
+    result = _page(query, count, page, per_page)
+    result.rows = [row[0] for row in result.rows]
+    return result
+
+
+def claim_reward(reward_id: int, member_id) -> RewardClaim:
+    """A member spends points on an available reward; refuses when points fall short."""
+    errors = rules.Errors()
+    member_id = rules.whole(errors, member_id, "memberId", "Member", minimum=1, maximum=2**31 - 1)
+    errors.raise_if_any()
+    reward = get_reward(reward_id)
+    member = get_member(member_id)
+    if reward.status != RewardStatus.AVAILABLE:
+        raise Conflict("This reward is not available.")
+    if not member.is_active:
+        raise Conflict("Only active members can claim rewards.")
+    if member.points < reward.points_required:
+        raise Conflict(f"{member.name} has {member.points} points; this reward needs "
+                       f"{reward.points_required}.")
+    member.points -= reward.points_required
+    claim = RewardClaim(reward=reward, member=member, points_spent=reward.points_required)
+    db.session.add(claim)
+    db.session.commit()
+    return claim
+
+
+# Point rule -------------------------------------------------------------------------------------
+
+def point_rule() -> tuple[int, int]:
+    """(grams of food waste, points) of the current equivalence; the spec's default if unset."""
+    rule = db.session.scalar(select(PointRule).order_by(PointRule.id).limit(1))
+    return (rule.waste_g, rule.points) if rule else DEFAULT_RULE
+
+
+def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, int]:
+    """data: wasteKg (more than 0) and points (whole, 1 or more)."""
+    errors = rules.Errors()
+    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", "Total food waste", positive=True)
+    points = rules.whole(errors, data.get("points"), "points", "Points", minimum=1)
+    errors.raise_if_any()
+    rule = db.session.scalar(select(PointRule).order_by(PointRule.id).limit(1))
+    if rule is None:
+        rule = PointRule()
+        db.session.add(rule)
+    rule.waste_g, rule.points, rule.updated_by_id = waste_g, points, actor_id
+    db.session.commit()
+    return rule.waste_g, rule.points

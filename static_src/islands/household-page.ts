@@ -1,0 +1,85 @@
+/**
+ * Island "household-page" (plain TypeScript, no React): the Household page's dialogs open in place,
+ * the Edit Schedule area becomes chips, the Point System's Edit enables its inputs, and an image
+ * over 10 MB is refused before it is sent. Everything also works without it (links and forms).
+ */
+import { createChipEditor } from "../components/household/chips";
+import { onIsland, whenReady } from "../lib/island";
+
+function openDialog(dialog: HTMLDialogElement) {
+  if (dialog.open) dialog.close();
+  dialog.showModal();
+  dialog.querySelector<HTMLElement>("input:not([type=hidden]), select")?.focus();
+}
+
+function closeTo(dialog: HTMLDialogElement, href: string | null) {
+  dialog.close();
+  // The server opened this dialog from the address (?modal=, ?edit=): drop that from the URL.
+  if (href && location.search.match(/[?&](modal|edit)=/)) history.replaceState(null, "", href);
+}
+
+whenReady(() => {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>("[data-open-modal]")) {
+    link.addEventListener("click", (event) => {
+      const dialog = document.getElementById(link.dataset.openModal ?? "");
+      if (!(dialog instanceof HTMLDialogElement)) return;
+      event.preventDefault();
+      openDialog(dialog);
+    });
+  }
+  for (const dialog of document.querySelectorAll<HTMLDialogElement>("dialog.modal")) {
+    if (dialog.open) openDialog(dialog); // rendered open by the server: make it modal
+    for (const cancel of dialog.querySelectorAll<HTMLAnchorElement>("[data-close-modal]")) {
+      cancel.addEventListener("click", (event) => {
+        event.preventDefault();
+        closeTo(dialog, cancel.getAttribute("href"));
+      });
+    }
+  }
+  for (const file of document.querySelectorAll<HTMLInputElement>("input[type=file][data-max-bytes]")) {
+    file.addEventListener("change", () => {
+      const max = Number(file.dataset.maxBytes);
+      const error = document.getElementById(`${file.id}-error`);
+      const tooBig = Array.from(file.files ?? []).some((f) => f.size > max);
+      const message = tooBig ? "The image is larger than 10 MB. Choose a smaller image." : "";
+      file.setCustomValidity(message);
+      if (error) {
+        error.textContent = message;
+        error.hidden = !tooBig;
+      }
+      file.closest(".field")?.classList.toggle("field--error", tooBig);
+      if (tooBig) file.value = "";
+    });
+  }
+});
+
+onIsland<{ name?: string; areas?: string[] }>("household-chips", (host, props) => {
+  const editor = createChipEditor(host, { name: props.name ?? "area", areas: props.areas ?? [] });
+  host.closest("form")?.addEventListener("submit", () => editor.commit());
+});
+
+onIsland("household-points", (form) => {
+  const edit = form.querySelector<HTMLAnchorElement>("[data-points-edit]");
+  const save = form.querySelector<HTMLButtonElement>("[data-points-save]");
+  const inputs = Array.from(form.querySelectorAll<HTMLInputElement>("input:not([type=hidden])"));
+  if (!edit || !save) return;
+  edit.addEventListener("click", (event) => {
+    event.preventDefault();
+    for (const input of inputs) input.disabled = false;
+    edit.hidden = true;
+    save.hidden = false;
+    inputs[0]?.focus();
+  });
+  form.addEventListener("submit", () => {
+    // Save disables the inputs again; their values travel in hidden copies.
+    for (const input of inputs) {
+      const copy = document.createElement("input");
+      copy.type = "hidden";
+      copy.name = input.name;
+      copy.value = input.value;
+      form.append(copy);
+      input.disabled = true;
+    }
+    save.disabled = true;
+  });
+});

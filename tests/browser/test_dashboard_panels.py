@@ -1,0 +1,44 @@
+"""The dashboard in headless Chromium: the doughnut's period selector and the process panel."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from sibol.dashboard import seed as dashboard_seed
+from sibol.household import seed as household_seed
+from tests.factories import DEFAULT_PASSWORD, make_account
+
+
+def sign_in(browser, live_server, username):
+    browser.get(f"{live_server.url}/login")
+    browser.find_element(By.NAME, "username").send_keys(username)
+    browser.find_element(By.NAME, "password").send_keys(DEFAULT_PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(browser, 10).until(lambda d: "/dashboard" in d.current_url)
+
+
+def test_totals_switch_by_period_and_the_process_panel_advances(live_server, browser, in_app):
+    with in_app():
+        dashboard_seed.sample_data()
+        household_seed.sample_data()
+        username = make_account(first_name="Liza").username
+    sign_in(browser, live_server, username)
+    wait = WebDriverWait(browser, 10)
+    total = browser.find_element(By.CSS_SELECTOR, "[data-waste-total]")
+    assert total.text == "4"
+    # The doughnut is drawn (Chart.js sized the canvas).
+    wait.until(lambda d: d.execute_script("return document.getElementById('waste-chart').width") > 0)
+    select = Select(browser.find_element(By.CSS_SELECTOR, "[data-period-select]"))
+    for value, expected in (("monthly", "16"), ("yearly", "192"), ("weekly", "4")):
+        select.select_by_value(value)
+        wait.until(lambda d, e=expected: d.find_element(By.CSS_SELECTOR, "[data-waste-total]").text == e)
+        shown = browser.find_element(By.CSS_SELECTOR, f'[data-waste-period="{value}"]')
+        assert shown.is_displayed() and f"{expected} kg" in shown.text
+    assert "period=weekly" in browser.current_url  # the choice survives a reload
+
+    def states(d):
+        return [s.get_attribute("class").rsplit("--", 1)[1] for s in d.find_elements(By.CSS_SELECTOR, ".process__step")]
+
+    assert states(browser) == ["active", "upcoming", "upcoming", "upcoming"]
+    wait.until(lambda d: states(d) == ["completed", "active", "upcoming", "upcoming"])
+    step = browser.find_elements(By.CSS_SELECTOR, ".process__step")[1]
+    assert step.get_attribute("aria-current") == "step" and "Active" in step.text
