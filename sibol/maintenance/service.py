@@ -462,6 +462,7 @@ def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
 
 
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
+    get_request(request_id)
     note = _text(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=False)
     values = {"date_completed": manila_today()}
     if note:
@@ -474,6 +475,7 @@ def complete_request(request_id: int, *, actor: Account | None, remarks: object 
 
 
 def cancel_request(request_id: int, *, actor: Account | None, reason: object) -> MaintenanceRequest:
+    _require_ongoing(get_request(request_id), "canceled")
     note = _text(reason, "remarks", "A reason for canceling", max_length=MAX_REMARKS, required=True)
     req = _transition(request_id, MaintenanceStatus.CANCELED, cancel_reason=note, remarks=note)
     _event(req, MaintenanceEventKind.CANCELED, actor, note=note)
