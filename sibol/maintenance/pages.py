@@ -64,6 +64,17 @@ def fmt_time(value: datetime | None) -> str:
     return local.strftime("%b %d, %Y %I:%M %p")
 
 
+def _detail_context() -> dict:
+    return {
+        "operators": service.operators(),
+        "min_due": service.manila_today().isoformat(),
+        "svc": service,
+        "url": _url,
+        "fmt_date": fmt_date,
+        "fmt_time": fmt_time,
+    }
+
+
 def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | None = None,
             detail_id: int | None = None, detail_error: str | None = None,
             detail_values: dict | None = None, dialog: str | None = None):
@@ -94,7 +105,6 @@ def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | 
         total=total,
         page=page,
         per_page=per_page,
-        operators=service.operators(),
         proposed_number=(form or {}).get("requestNumber") or service.propose_request_number(),
         form=form or {},
         form_errors=form_errors or {},
@@ -102,12 +112,8 @@ def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | 
         detail=detail,
         detail_error=detail_error,
         detail_values=detail_values or {},
-        min_due=service.manila_today().isoformat(),
-        svc=service,
-        url=_url,
-        fmt_date=fmt_date,
-        fmt_time=fmt_time,
         max_upload_mb=service.MAX_UPLOAD_BYTES // (1024 * 1024),
+        **_detail_context(),
     ), status
 
 
@@ -115,6 +121,15 @@ def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | 
 @module_required(ModuleId.MAINTENANCE)
 def index():
     return _render()
+
+
+@bp.get("/maintenance/requests/<int:request_id>/dialog")
+@module_required(ModuleId.MAINTENANCE)
+def detail_dialog(request_id: int):
+    """The detail dialog alone, for the island to open in place (the same HTML as ?request=)."""
+    detail = service.get_request(request_id)
+    return render_template("maintenance/_detail_dialog.html", detail=detail, detail_error=None,
+                           detail_values={}, **_detail_context())
 
 
 @bp.post("/maintenance/requests")

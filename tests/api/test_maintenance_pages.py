@@ -175,3 +175,13 @@ def test_unknown_request_in_the_address_or_a_form(client, staff):
                                    "?request=abc", "?q=" + "z" * 500, "?page=99"])
 def test_odd_query_strings_never_fail(client, staff, query):
     assert client.get(f"/maintenance{query}").status_code == 200
+
+
+def test_the_detail_dialog_alone_for_the_island(client, staff):
+    req = make_request(issue="Gauge <script>alert(1)</script>")
+    res = client.get(f"/maintenance/requests/{req.id}/dialog?tab=pending&q=gauge")
+    html = res.get_data(as_text=True)
+    assert res.status_code == 200 and html.lstrip().startswith('<dialog id="mnt-detail-dialog"')
+    assert "&lt;script&gt;" in html and "<script>" not in html
+    assert f'action="/maintenance/requests/{req.id}/renew?tab=pending&amp;q=gauge"' in html
+    assert client.get("/maintenance/requests/999999/dialog").status_code == 404

@@ -53,8 +53,12 @@ def search(browser, text: str) -> None:
 def open_row(browser, number: str):
     row = wait(browser).until(EC.element_to_be_clickable(
         (By.CSS_SELECTOR, f'tr[data-request-number="{number}"] td.mnt-details')))
-    row.click()  # the island opens the detail dialog for the row
-    return wait(browser).until(EC.visibility_of_element_located((By.ID, "mnt-detail-dialog")))
+    browser.execute_script("window.mntSamePage = true")
+    row.click()  # the island fetches the detail dialog and opens it in place
+    dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "mnt-detail-dialog")))
+    assert browser.execute_script("return window.mntSamePage === true")  # no page load
+    assert "request=" in browser.current_url  # a reload shows the same dialog
+    return dialog
 
 
 def test_request_renew_complete_with_an_image_and_history(live_server, browser, in_app, tmp_path):

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { enhancePage, imageProblem, withoutDialogParams } from "./page";
+import { enhancePage, imageProblem, openDetail, requestFormErrors, withoutDialogParams } from "./page";
 
 const MB = 1024 * 1024;
 
@@ -102,5 +102,53 @@ describe("enhancePage", () => {
     document.getElementById("mnt-request-dialog")!.setAttribute("open", "");
     enhancePage(document, {});
     expect(HTMLDialogElement.prototype.showModal).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("requestFormErrors", () => {
+  const ok = { assignedTo: "3", issue: "Pump noise", priority: "mild", dueDate: "2026-11-21" };
+
+  it("passes a complete form due today or later", () => {
+    expect(requestFormErrors(ok, "2026-11-21")).toEqual({});
+  });
+
+  it("names every missing field and a past due date", () => {
+    expect(requestFormErrors({ assignedTo: "", issue: "  ", priority: "", dueDate: "" }, "2026-11-21")).toEqual({
+      assignedTo: "Assigned to is required.",
+      issue: "Issue is required.",
+      priority: "Priority is required.",
+      dueDate: "Due date is required.",
+    });
+    expect(requestFormErrors({ ...ok, dueDate: "2026-11-20" }, "2026-11-21")).toEqual({
+      dueDate: "Due date cannot be in the past.",
+    });
+  });
+});
+
+describe("openDetail", () => {
+  beforeEach(() => {
+    HTMLDialogElement.prototype.showModal = vi.fn(function (this: HTMLDialogElement) {
+      this.setAttribute("open", "");
+    });
+    document.body.innerHTML = `<main><table><tbody>
+      <tr id="row" data-href="/maintenance?tab=pending&request=7" data-dialog-url="/maintenance/requests/7/dialog?tab=pending">
+      <td>Pump</td></tr></tbody></table></main>`;
+  });
+
+  it("fetches the server's dialog and opens it in place", async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        calls.push(url);
+        return new Response('<dialog id="mnt-detail-dialog" class="modal"><h2>Request #100231</h2></dialog>');
+      }),
+    );
+    await openDetail(document.getElementById("row")!);
+    expect(calls).toEqual(["/maintenance/requests/7/dialog?tab=pending"]);
+    const dialog = document.getElementById("mnt-detail-dialog") as HTMLDialogElement;
+    expect(dialog.hasAttribute("open")).toBe(true);
+    expect(dialog.textContent).toContain("Request #100231");
+    expect(window.location.search).toBe("?tab=pending&request=7");
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Behaviour of the Maintenance page (no React): the server renders every dialog and form; this
- * opens the dialogs in place, previews and checks the chosen image, and tidies the address bar.
+ * opens the dialogs in place (the detail dialog is fetched as the server renders it), checks the
+ * request form before it is sent, previews the chosen image, and tidies the address bar.
  */
+import { api } from "../../lib/api";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 /** Query parameters that only open a dialog; removed from the address when it closes. */
@@ -89,6 +91,103 @@ function isInteractive(target: EventTarget | null): boolean {
   return target instanceof Element && Boolean(target.closest("a, button, input, select, textarea, label"));
 }
 
+function wireConfirms(root: ParentNode): void {
+  for (const button of root.querySelectorAll<HTMLButtonElement>("button[data-confirm]")) {
+    button.addEventListener("click", (event) => {
+      if (!window.confirm(button.dataset.confirm ?? "Are you sure?")) event.preventDefault();
+    });
+  }
+}
+
+/** The HTML of a response that api.ts wrapped as {raw} (the page routes answer HTML). */
+function rawHtml(payload: unknown): string | null {
+  if (payload && typeof payload === "object" && "raw" in payload) {
+    const raw = (payload as { raw: unknown }).raw;
+    return typeof raw === "string" ? raw : null;
+  }
+  return null;
+}
+
+let loadingDetail = false;
+
+/**
+ * Opens a row's detail dialog without leaving the page: the same server-rendered (escaped) HTML
+ * as `?request=<id>`. Any failure falls back to loading that address.
+ */
+export async function openDetail(row: HTMLElement): Promise<void> {
+  const href = row.dataset.href ?? "";
+  const source = row.dataset.dialogUrl;
+  if (!source) {
+    window.location.assign(href);
+    return;
+  }
+  if (loadingDetail) return;
+  loadingDetail = true;
+  row.setAttribute("aria-busy", "true");
+  try {
+    const html = rawHtml(await api.get(source));
+    const template = document.createElement("template");
+    template.innerHTML = (html ?? "").trim();
+    const dialog = template.content.querySelector("dialog");
+    if (!dialog) throw new Error("The detail dialog did not load");
+    document.getElementById(dialog.id)?.remove();
+    (document.querySelector("main") ?? document.body).append(dialog);
+    tidyAddressOnClose(dialog);
+    wireConfirms(dialog);
+    window.history.replaceState(null, "", href); // a reload shows the same dialog
+    openModal(dialog);
+  } catch {
+    window.location.assign(href);
+  } finally {
+    loadingDetail = false;
+    row.removeAttribute("aria-busy");
+  }
+}
+
+export interface RequestValues {
+  assignedTo: string;
+  issue: string;
+  priority: string;
+  dueDate: string;
+}
+
+/** The request form's field errors, as the server would word them (it checks again). */
+export function requestFormErrors(values: RequestValues, today: string): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!values.assignedTo) errors.assignedTo = "Assigned to is required.";
+  if (!values.issue.trim()) errors.issue = "Issue is required.";
+  if (!values.priority) errors.priority = "Priority is required.";
+  if (!values.dueDate) errors.dueDate = "Due date is required.";
+  else if (!/^\d{4}-\d{2}-\d{2}$/.test(values.dueDate)) errors.dueDate = "Due date must be a date (YYYY-MM-DD).";
+  else if (values.dueDate < today) errors.dueDate = "Due date cannot be in the past.";
+  return errors;
+}
+
+function checkBeforeSending(form: HTMLFormElement): void {
+  form.addEventListener("submit", (event) => {
+    const submitter = (event as SubmitEvent).submitter;
+    if (submitter?.getAttribute("formmethod") === "dialog") return; // Cancel
+    const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
+    const due = form.querySelector<HTMLInputElement>('input[name="dueDate"]');
+    const errors = requestFormErrors(
+      { assignedTo: value("assignedTo"), issue: value("issue"), priority: value("priority"), dueDate: value("dueDate") },
+      due?.min ?? "",
+    );
+    for (const name of ["assignedTo", "issue", "priority", "dueDate"]) setFieldError(form, name, errors[name] ?? null);
+    const first = Object.keys(errors)[0];
+    if (first) {
+      event.preventDefault();
+      (form.elements.namedItem(first) as HTMLElement | null)?.focus();
+      return;
+    }
+    // One request per click: a second press while the upload is on its way would post it twice.
+    if (submitter instanceof HTMLButtonElement) {
+      submitter.disabled = true;
+      submitter.textContent = "Assigning…";
+    }
+  });
+}
+
 export function enhancePage(root: Document, props: PageProps): void {
   const maxBytes = props.maxBytes ?? 10 * 1024 * 1024;
 
@@ -108,8 +207,12 @@ export function enhancePage(root: Document, props: PageProps): void {
 
   for (const row of root.querySelectorAll<HTMLTableRowElement>("tr[data-href]")) {
     row.addEventListener("click", (event) => {
-      if (isInteractive(event.target)) return;
-      window.location.assign(row.dataset.href ?? "");
+      const target = event.target instanceof Element ? event.target : null;
+      const ownLink = target?.closest(".mnt-row__link");
+      if (ownLink && (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0)) return;
+      if (!ownLink && isInteractive(target)) return; // the image link, say
+      event.preventDefault();
+      void openDetail(row);
     });
   }
 
@@ -117,12 +220,11 @@ export function enhancePage(root: Document, props: PageProps): void {
     select.addEventListener("change", () => select.form?.requestSubmit());
   }
 
-  for (const button of root.querySelectorAll<HTMLButtonElement>("button[data-confirm]")) {
-    button.addEventListener("click", (event) => {
-      if (!window.confirm(button.dataset.confirm ?? "Are you sure?")) event.preventDefault();
-    });
-  }
+  wireConfirms(root);
 
   const form = root.querySelector<HTMLFormElement>("#mnt-request-form");
-  if (form) enhanceUpload(form, maxBytes);
+  if (form) {
+    enhanceUpload(form, maxBytes);
+    checkBeforeSending(form);
+  }
 }
