@@ -209,7 +209,7 @@ def _remove_files(names: Iterable[str]) -> None:
 
 
 def attachment_file(attachment_id: int) -> tuple[Path, MaintenanceAttachment]:
-    attachment = db.session.get(MaintenanceAttachment, attachment_id)
+    attachment = db.session.get(MaintenanceAttachment, attachment_id) if 0 < attachment_id < 2**31 else None
     if attachment is None:
         raise NotFound("Attachment not found.")
     path = upload_dir() / attachment.stored_name
@@ -428,8 +428,12 @@ def _build_request(actor, number, issue_text, priority_value, due, assignee, pho
     return req
 
 
+MAX_ID = 2**31 - 1
+
+
 def get_request(request_id: int) -> MaintenanceRequest:
-    req = db.session.get(MaintenanceRequest, request_id)
+    # An id past the column's range would make the driver fail rather than find nothing.
+    req = db.session.get(MaintenanceRequest, request_id) if 0 < request_id <= MAX_ID else None
     if req is None:
         raise NotFound("Maintenance request not found.")
     return req
@@ -621,7 +625,10 @@ def list_requests(query: ListQuery, *, page: int = 1, per_page: int = 10) -> tup
             )
         )
     total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    rows = db.session.scalars(stmt.order_by(*order).offset((page - 1) * per_page).limit(per_page)).unique()
+    offset = (page - 1) * per_page
+    if offset >= total:  # past the end (the driver would choke on an absurd offset)
+        return [], total
+    rows = db.session.scalars(stmt.order_by(*order).offset(offset).limit(per_page)).unique()
     return list(rows), total
 
 

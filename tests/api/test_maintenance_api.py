@@ -174,9 +174,10 @@ def test_cancel_and_reassign(client, headers):
 
 
 @pytest.mark.parametrize("path", ["", "/renew", "/complete", "/cancel", "/remarks", "/assign"])
-def test_unknown_request_ids_are_404(client, headers, path):
+@pytest.mark.parametrize("request_id", ["987654", "0", "99999999999999999999999"])
+def test_unknown_request_ids_are_404(client, headers, path, request_id):
     method = client.get if path == "" else client.post
-    res = method(f"{URL}/987654{path}", headers=headers)
+    res = method(f"{URL}/{request_id}{path}", headers=headers)
     assert res.status_code == 404 and res.json["message"] == "Maintenance request not found."
 
 
@@ -199,6 +200,8 @@ def test_list_applies_tab_search_filters_and_paging(client, headers):
     assert numbers("tab=request&date=weekly") == [100011, 100012, 100013]
     page = client.get(f"{URL}?tab=request&per_page=2&page=2", headers=headers).json
     assert (page["total"], page["page"], page["per_page"], len(page["data"])) == (3, 2, 2, 1)
+    far = client.get(f"{URL}?tab=request&page=99999999999999999999", headers=headers)
+    assert far.status_code == 200 and far.json["data"] == [] and far.json["total"] == 3
 
 
 @pytest.mark.parametrize("query", ["tab=all", "status=done", "priority=low", "date=daily", "page=0",

@@ -169,6 +169,8 @@ def test_unknown_request_in_the_address_or_a_form(client, staff):
     res = client.post("/maintenance/requests/999999/complete")
     assert res.status_code == 302
     assert client.get("/maintenance/attachments/999999").status_code == 404
+    assert client.get("/maintenance/attachments/99999999999999999999").status_code == 404
+    assert client.get("/maintenance?request=99999999999999999999").status_code == 404
 
 
 @pytest.mark.parametrize("query", ["?tab=%00", "?page=abc&per_page=-4", "?status=x&priority=y&date=z",
