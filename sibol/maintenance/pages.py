@@ -150,8 +150,8 @@ def create():
             request_number=form["requestNumber"],
         )
     except ServiceError as err:
-        return _render(err.status, form=form, form_errors={err.field or "form": err.message},
-                       dialog="request")
+        errors = err.extra.get("errors") or {err.field or "form": err.message}
+        return _render(err.status, form=form, form_errors=errors, dialog="request")
     assignee = req.assignee.full_name if req.assignee else "nobody"
     flash(f"Maintenance request #{req.request_number} was created and assigned to {assignee}.", "success")
     return redirect(url_for("maintenance.index", tab="pending"))

@@ -241,3 +241,13 @@ def test_cookie_writes_need_the_csrf_header(database_url, tmp_path):
         res = client.post(URL, json=form(operator), headers={"X-CSRFToken": token})
         assert res.status_code == 201
         db.session.remove()
+
+
+def test_all_field_errors_come_together_and_a_big_file_with_them_is_400(client, headers):
+    data = {"issue": "", "file": (io.BytesIO(PNG + b"\0" * (10 * 1024 * 1024)), "big.png")}
+    res = client.post(URL, data=data, headers=headers, content_type="multipart/form-data")
+    assert res.status_code == 400
+    assert res.json["field"] == "assignedTo" and res.json["message"] == "Assigned to is required."
+    assert set(res.json["errors"]) == {"assignedTo", "issue", "priority", "dueDate", "file"}
+    assert res.json["errors"]["file"] == "The image must be 10 MB or smaller."
+    assert count_requests() == 0 and stored_files() == []

@@ -187,3 +187,13 @@ def test_the_detail_dialog_alone_for_the_island(client, staff):
     assert "&lt;script&gt;" in html and "<script>" not in html
     assert f'action="/maintenance/requests/{req.id}/renew?tab=pending&amp;q=gauge"' in html
     assert client.get("/maintenance/requests/999999/dialog").status_code == 404
+
+
+def test_an_empty_form_shows_every_missing_field_at_once(client, staff):
+    res = client.post("/maintenance/requests?tab=request", data={}, content_type="multipart/form-data")
+    html = res.get_data(as_text=True)
+    assert res.status_code == 400
+    for message in ("Assigned to is required.", "Issue is required.", "Priority is required.",
+                    "Due date is required."):
+        assert message in html
+    assert count_requests() == 0
