@@ -1,16 +1,237 @@
-"""The Maintenance page."""
+"""The Maintenance page: tabs, search and filters in the query string, forms that post back.
+
+Everything works without JavaScript: the dialogs open from links (?new=1, ?filters=1,
+?request=<id>) and their forms post multipart (with CSRF) to the routes below. The island only
+opens the same dialogs in place and previews the chosen image.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from datetime import UTC, date, datetime
+from urllib.parse import urlencode
+
+from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
+from ..errors import ServiceError
 from ..models import ModuleId
+from . import service
+from .uploads import read_uploads
 
 bp = Blueprint("maintenance", __name__)
+
+LIST_ARGS = ("tab", "q", "status", "priority", "date", "per_page")
+PER_PAGE_CHOICES = (10, 25, 50, 100)
+
+
+def _list_args() -> list[tuple[str, str]]:
+    """The current tab, search, filters and page size, as (name, value) pairs."""
+    return [(k, v) for k in LIST_ARGS for v in request.args.getlist(k) if v != ""]
+
+
+def _url(endpoint: str = "maintenance.index", *, drop: tuple[tuple[str, str | None], ...] = (),
+         add: dict | None = None, keep: bool = True, **values) -> str:
+    """A URL with the current list arguments, minus `drop` (name, value|None), plus `add`."""
+    pairs = _list_args() if keep else []
+    for name, value in drop:
+        pairs = [(k, v) for k, v in pairs if not (k == name and (value is None or v == value))]
+    for name, value in (add or {}).items():
+        pairs = [(k, v) for k, v in pairs if k != name] + [(name, str(value))]
+    base = url_for(endpoint, **values)
+    return f"{base}?{urlencode(pairs)}" if pairs else base
+
+
+def _page_numbers() -> tuple[int, int]:
+    """Lenient paging for pages: a bad value falls back to the default."""
+    def number(name: str, default: int) -> int:
+        raw = request.args.get(name, "")
+        return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else default
+
+    per_page = number("per_page", 10)
+    return number("page", 1), per_page if per_page in PER_PAGE_CHOICES else 10
+
+
+def fmt_date(value: date | None) -> str:
+    return value.strftime("%b %d, %Y") if value else "—"
+
+
+def fmt_time(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    local = value.replace(tzinfo=UTC).astimezone(service.MANILA)
+    return local.strftime("%b %d, %Y %I:%M %p")
+
+
+def _detail_context() -> dict:
+    return {
+        "operators": service.operators(),
+        "min_due": service.manila_today().isoformat(),
+        "svc": service,
+        "url": _url,
+        "fmt_date": fmt_date,
+        "fmt_time": fmt_time,
+    }
+
+
+def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | None = None,
+            detail_id: int | None = None, detail_error: str | None = None,
+            detail_values: dict | None = None, dialog: str | None = None):
+    query = service.parse_list_query(request.args)
+    page, per_page = _page_numbers()
+    rows, total = service.list_requests(query, page=page, per_page=per_page)
+    if rows == [] and total and page > 1:  # past the end: show the last page
+        page = max(1, -(-total // per_page))
+        rows, total = service.list_requests(query, page=page, per_page=per_page)
+    detail = None
+    if detail_id is None and request.args.get("request", "").isdigit():
+        detail_id = int(request.args["request"])
+    if detail_id is not None:
+        try:
+            detail = service.get_request(detail_id)
+        except ServiceError as err:
+            flash(err.message, "error")
+            status = 404 if status == 200 else status
+    if dialog is None:
+        if request.args.get("new") and query.tab == "request":
+            dialog = "request"
+        elif request.args.get("filters"):
+            dialog = "filters"
+    return render_template(
+        "maintenance/index.html",
+        query=query,
+        rows=rows,
+        total=total,
+        page=page,
+        per_page=per_page,
+        proposed_number=(form or {}).get("requestNumber") or service.propose_request_number(),
+        form=form or {},
+        form_errors=form_errors or {},
+        open_dialog=dialog,
+        detail=detail,
+        detail_error=detail_error,
+        detail_values=detail_values or {},
+        max_upload_mb=service.MAX_UPLOAD_BYTES // (1024 * 1024),
+        **_detail_context(),
+    ), status
 
 
 @bp.get("/maintenance")
 @module_required(ModuleId.MAINTENANCE)
 def index():
-    return render_template("maintenance/index.html")
+    return _render()
+
+
+@bp.get("/maintenance/requests/<int:request_id>/dialog")
+@module_required(ModuleId.MAINTENANCE)
+def detail_dialog(request_id: int):
+    """The detail dialog alone, for the island to open in place (the same HTML as ?request=)."""
+    detail = service.get_request(request_id)
+    return render_template("maintenance/_detail_dialog.html", detail=detail, detail_error=None,
+                           detail_values={}, **_detail_context())
+
+
+@bp.post("/maintenance/requests")
+@module_required(ModuleId.MAINTENANCE)
+def create():
+    form = {k: request.form.get(k, "") for k in ("assignedTo", "issue", "priority", "dueDate",
+                                                 "contactDetails", "requestNumber")}
+    try:
+        uploads = read_uploads(request.files.getlist("file"))
+        req = service.create_request(
+            actor=current_user,
+            assigned_to=form["assignedTo"],
+            issue=form["issue"],
+            priority=form["priority"],
+            due_date=form["dueDate"],
+            contact=form["contactDetails"],
+            files=uploads,
+            request_number=form["requestNumber"],
+        )
+    except ServiceError as err:
+        errors = err.extra.get("errors") or {err.field or "form": err.message}
+        return _render(err.status, form=form, form_errors=errors, dialog="request")
+    assignee = req.assignee.full_name if req.assignee else "nobody"
+    flash(f"Maintenance request #{req.request_number} was created and assigned to {assignee}.", "success")
+    return redirect(url_for("maintenance.index", tab="pending"))
+
+
+def _act(request_id: int, action):
+    """Runs one action on a request; on refusal shows the dialog again with the message."""
+    values = {k: request.form.get(k, "") for k in ("dueDate", "remarks", "assignedTo")}
+    try:
+        req, message = action(values)
+    except ServiceError as err:
+        if err.status == 404:
+            flash(err.message, "error")
+            return redirect(_url())
+        return _render(err.status, detail_id=request_id, detail_error=err.message, detail_values=values)
+    flash(message, "success")
+    return redirect(url_for("maintenance.index", tab=service.tab_of(req)))
+
+
+@bp.post("/maintenance/requests/<int:request_id>/renew")
+@module_required(ModuleId.MAINTENANCE)
+def renew(request_id: int):
+    def action(v):
+        req = service.renew_request(request_id, actor=current_user, due_date=v["dueDate"], remarks=v["remarks"])
+        return req, f"Request #{req.request_number} was renewed until {fmt_date(req.due_date)}."
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/complete")
+@module_required(ModuleId.MAINTENANCE)
+def complete(request_id: int):
+    def action(v):
+        req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
+        return req, f"Request #{req.request_number} was completed."
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/cancel")
+@module_required(ModuleId.MAINTENANCE)
+def cancel(request_id: int):
+    def action(v):
+        req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
+        return req, f"Request #{req.request_number} was canceled."
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/remarks")
+@module_required(ModuleId.MAINTENANCE)
+def remark(request_id: int):
+    def action(v):
+        req = service.add_remark(request_id, actor=current_user, remarks=v["remarks"])
+        return req, f"Your remark on request #{req.request_number} was saved."
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/assign")
+@module_required(ModuleId.MAINTENANCE)
+def assign(request_id: int):
+    def action(v):
+        req = service.assign_request(request_id, actor=current_user, assigned_to=v["assignedTo"])
+        return req, f"Request #{req.request_number} is now assigned to {req.assignee.full_name}."
+    return _act(request_id, action)
+
+
+@bp.get("/maintenance/attachments/<int:attachment_id>")
+@module_required(ModuleId.MAINTENANCE)
+def attachment(attachment_id: int):
+    path, item = service.attachment_file(attachment_id)
+    response = send_file(path, mimetype=item.content_type, download_name=item.original_name,
+                         max_age=3600, conditional=True)
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_err):
+    """Past the app's hard stop (11 MB) the body is unread: show the modal with the reason."""
+    if request.endpoint == "maintenance.create":
+        return _render(413, form_errors={"file": "The image must be 10 MB or smaller."}, dialog="request")
+    flash("The upload is too large (10 MB at most).", "error")
+    return _render(413)

@@ -1,0 +1,123 @@
+"""/api/maintenance/...: the requests for islands and other clients (JSON, multipart for images)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+from flask_login import current_user
+
+from ..access import module_required
+from ..api import json_body, page_args
+from ..errors import Unsupported
+from ..models import ModuleId
+from . import service
+from .serializers import operator_json, request_json
+from .uploads import read_uploads
+
+bp = Blueprint("maintenance", __name__)
+
+CREATE_FIELDS = ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
+
+
+def _input(fields: tuple[str, ...]) -> tuple[dict, list[service.Upload]]:
+    """The body's fields and files: multipart/urlencoded form, or a JSON object (no files)."""
+    if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        values = {name: request.form.get(name) for name in fields}
+        return values, read_uploads(request.files.getlist("file"))
+    if request.get_data(cache=True) and not request.is_json:
+        raise Unsupported("Send the body as JSON or as multipart/form-data.")
+    body = json_body(required=False)
+    return {name: body.get(name) for name in fields}, []
+
+
+@bp.get("/maintenance/requests")
+@module_required(ModuleId.MAINTENANCE)
+def list_requests():
+    query = service.parse_list_query(request.args, strict=True)
+    page, per_page = page_args()
+    rows, total = service.list_requests(query, page=page, per_page=per_page)
+    return {"success": True, "data": [request_json(r) for r in rows], "total": total,
+            "page": page, "per_page": per_page, "tab": query.tab}
+
+
+@bp.post("/maintenance/requests")
+@module_required(ModuleId.MAINTENANCE)
+def create_request():
+    values, files = _input(CREATE_FIELDS)
+    req = service.create_request(
+        actor=current_user,
+        assigned_to=values["assignedTo"],
+        issue=values["issue"],
+        priority=values["priority"],
+        due_date=values["dueDate"],
+        contact=values["contactDetails"],
+        files=files,
+        request_number=values["requestNumber"],
+    )
+    message = f"Maintenance request #{req.request_number} was created."
+    return {"success": True, "message": message, "request": request_json(req, with_history=True)}, 201
+
+
+@bp.get("/maintenance/requests/<int:request_id>")
+@module_required(ModuleId.MAINTENANCE)
+def get_request(request_id: int):
+    return {"success": True, "request": request_json(service.get_request(request_id), with_history=True)}
+
+
+def _answer(req, message: str):
+    return {"success": True, "message": message, "request": request_json(req, with_history=True)}
+
+
+@bp.post("/maintenance/requests/<int:request_id>/renew")
+@module_required(ModuleId.MAINTENANCE)
+def renew(request_id: int):
+    values, _ = _input(("dueDate", "remarks"))
+    req = service.renew_request(request_id, actor=current_user, due_date=values["dueDate"],
+                                remarks=values["remarks"])
+    return _answer(req, f"Request #{req.request_number} was renewed.")
+
+
+@bp.post("/maintenance/requests/<int:request_id>/complete")
+@module_required(ModuleId.MAINTENANCE)
+def complete(request_id: int):
+    values, _ = _input(("remarks",))
+    req = service.complete_request(request_id, actor=current_user, remarks=values["remarks"])
+    return _answer(req, f"Request #{req.request_number} was completed.")
+
+
+@bp.post("/maintenance/requests/<int:request_id>/cancel")
+@module_required(ModuleId.MAINTENANCE)
+def cancel(request_id: int):
+    values, _ = _input(("reason", "remarks"))
+    reason = values["reason"] if values["reason"] is not None else values["remarks"]
+    req = service.cancel_request(request_id, actor=current_user, reason=reason)
+    return _answer(req, f"Request #{req.request_number} was canceled.")
+
+
+@bp.post("/maintenance/requests/<int:request_id>/remarks")
+@module_required(ModuleId.MAINTENANCE)
+def remark(request_id: int):
+    values, _ = _input(("remarks",))
+    req = service.add_remark(request_id, actor=current_user, remarks=values["remarks"])
+    return _answer(req, "Remark saved.")
+
+
+@bp.post("/maintenance/requests/<int:request_id>/assign")
+@module_required(ModuleId.MAINTENANCE)
+def assign(request_id: int):
+    values, _ = _input(("assignedTo",))
+    req = service.assign_request(request_id, actor=current_user, assigned_to=values["assignedTo"])
+    return _answer(req, f"Request #{req.request_number} is now assigned to {req.assignee.full_name}.")
+
+
+@bp.get("/maintenance/operators")
+@module_required(ModuleId.MAINTENANCE)
+def operators():
+    return {"success": True, "operators": [operator_json(a) for a in service.operators()]}
+
+
+@bp.get("/maintenance/next-number")
+@module_required(ModuleId.MAINTENANCE)
+def next_number():
+    """A free request number to show in a client's form (creation checks it again)."""
+    return {"success": True, "requestNumber": service.propose_request_number()}
+
