@@ -8,8 +8,9 @@ from sibol.models import Barangay
 
 
 def signup_body(email: str = "juan.dela-cruz@example.test", **overrides) -> dict:
-    from sibol.extensions import db
     from sqlalchemy import select
+
+    from sibol.extensions import db
 
     barangay = db.session.scalar(select(Barangay).order_by(Barangay.id))
     body = {"firstName": "Juan", "lastName": "Dela Cruz", "email": email, "areaId": barangay.id,

@@ -18,7 +18,13 @@ from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import AccountToken, TokenPurpose
-from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, needs_rehash, verify_password
+from ..passwords import (
+    PASSWORD_RULE_MESSAGE,
+    hash_password,
+    meets_password_rule,
+    needs_rehash,
+    verify_password,
+)
 from . import onetime
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
@@ -31,9 +37,7 @@ REFUSALS = {
 }
 DISABLED = "Your account has been disabled. Contact your barangay administrator."
 WRONG = "Invalid username or password."
-NO_PASSWORD = (  # noqa: S105 - a message
-    "Your account has no password yet. Use the link in your approval email or Forgot Password."
-)
+NO_PASSWORD = "Your account has no password yet. Use the link in your approval email or Forgot Password."  # noqa: S105
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
