@@ -13,8 +13,11 @@ export function dashboardHandoff(): void {
   const handoff = readHandoff(window.location);
   if (!handoff.present) return;
   if (handoff.auth === "fail") {
+    // Sign-in failed: end this page session too, or /login would send us back here.
     clearSession();
-    window.location.replace("/login");
+    const logout = document.querySelector<HTMLFormElement>("form[data-logout]");
+    if (logout) whenReady(() => logout.submit());
+    else window.location.replace("/login");
     return;
   }
   storeHandoff(handoff);
