@@ -4,7 +4,8 @@
  * signs in through POST /api/auth/login and stores token and user. The Forgot Password dialog's
  * React island loads only when the dialog opens (the sign-in page stays under 30 KB).
  */
-import { ApiError, api, storeSession } from "../lib/api";
+import { api, storeSession } from "../lib/api";
+import { messageOr } from "../components/auth/errors";
 import { onIsland, whenReady } from "../lib/island";
 import { setupPasswordToggles, showFieldError } from "../components/auth/toggle";
 
@@ -79,7 +80,7 @@ onIsland<{ next?: string }>("login", (el, props) => {
         return;
       }
     } catch (err) {
-      fail(err instanceof ApiError && err.message ? err.message : "Login failed");
+      fail(messageOr(err, "Login failed"));
     }
     busy = false;
     refresh();

@@ -2,7 +2,8 @@
  * Island "signup-pending" (plain TypeScript): /pending-approval's check-status (spec section 4):
  * active -> alert, /login; email_pending -> alert, /email-verification; else alert the message.
  */
-import { ApiError, api } from "../lib/api";
+import { api } from "../lib/api";
+import { messageOr } from "../components/auth/errors";
 import { onIsland } from "../lib/island";
 import { followHandoff } from "../components/auth/handoff";
 import { usernameFromEmail } from "../components/auth/signup";
@@ -38,7 +39,7 @@ onIsland<{ email?: string; username?: string }>("signup-pending", (el, props) =>
       }
       window.alert(res?.message || res?.status || "");
     } catch (err) {
-      window.alert(err instanceof ApiError && err.message ? err.message : "Error checking account status. Please try again later.");
+      window.alert(messageOr(err, "Error checking account status. Please try again later."));
     }
     button.disabled = false;
   });

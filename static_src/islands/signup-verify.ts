@@ -5,6 +5,7 @@
  */
 import { ApiError, api } from "../lib/api";
 import { onIsland } from "../lib/island";
+import { messageOr } from "../components/auth/errors";
 import { readHandoff, storeHandoff } from "../components/auth/handoff";
 
 export const START_DELAY_MS = 500;
@@ -73,7 +74,7 @@ onIsland<Props>("signup-verify", (el, props) => {
     } catch (err) {
       if (err instanceof ApiError) {
         const payload = (err.payload ?? {}) as VerifyResponse;
-        showError(payload.error || err.message || "Email verification failed");
+        showError(payload.error || messageOr(err, "Email verification failed"));
       } else {
         showError("Network error occurred while verifying email");
       }
@@ -102,7 +103,7 @@ onIsland<Props>("signup-verify", (el, props) => {
       info.textContent = res?.message || "Verification email resent. Check your inbox.";
     } catch (err) {
       info.className = "banner banner--error";
-      info.textContent = err instanceof ApiError ? err.message : "Network error";
+      info.textContent = messageOr(err, err instanceof ApiError ? `HTTP ${err.status}` : "Network error");
     }
     info.hidden = false;
   });

@@ -4,6 +4,7 @@
  */
 import { ApiError, api } from "../lib/api";
 import { onIsland } from "../lib/island";
+import { messageOr } from "../components/auth/errors";
 import { followHandoff } from "../components/auth/handoff";
 import {
   deriveUsername,
@@ -119,7 +120,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
     } catch (err) {
       if (err instanceof ApiError) {
         const payload = (err.payload ?? {}) as SignupResponse;
-        fail(err.message || "Registration failed", payload.pendingEmail);
+        fail(messageOr(err, "Registration failed"), payload.pendingEmail);
       } else {
         fail("Network error");
       }

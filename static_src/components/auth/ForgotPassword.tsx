@@ -4,7 +4,8 @@
  * email step; opening clears the confirm field and the visibility toggles.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { ApiError, api } from "../../lib/api";
+import { api } from "../../lib/api";
+import { messageOr as messageOf } from "./errors";
 import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
@@ -25,9 +26,6 @@ interface Message {
   debugCode?: string;
 }
 
-function messageOf(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.message ? err.message : fallback;
-}
 
 export function PasswordChecks({ password, confirm }: { password: string; confirm: string }) {
   const match = matchText(password, confirm);
