@@ -41,6 +41,10 @@ def sign_in_with_js(browser, url: str, username: str, password: str) -> None:
     browser.get(f"{url}/login")
     button = find(browser, "#sign-in")
     wait(browser).until(lambda d: not button.is_enabled())  # both fields empty
+    assert not browser.find_element(By.ID, "username-error").is_displayed()
+    find(browser, "#username").click()
+    find(browser, "#password").click()  # the username was touched and left blank
+    assert find(browser, "#username-error").text == "This field is required"
     find(browser, "#username").send_keys(username)
     find(browser, "#password").send_keys(password)
     wait(browser).until(lambda d: button.is_enabled())
@@ -72,6 +76,14 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     wait(browser, 8).until(path_is("/pending-approval"))
     assert "1-2 business days" in browser.page_source
     assert "username=maria.santos" in browser.current_url
+    pending_url = browser.current_url
+
+    # The link works once: opened again, it shows the error with the hint and Resend.
+    browser.get(link)
+    assert find(browser, "#verify-error").text == "This verification link is invalid or has expired."
+    assert "The link may have expired or is invalid." in browser.page_source
+    assert find(browser, "#resend").is_displayed()
+    browser.get(pending_url)
 
     # Check status while pending: an alert with the message.
     find(browser, "#check-status").click()
