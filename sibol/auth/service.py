@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from flask import current_app
 from flask_login import login_user, logout_user
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
@@ -51,6 +52,7 @@ CODE_OK = "Code verified. Enter your new password."
 RESET_OK = "Password reset successfully. You can now sign in with your new password."  # noqa: S105
 RESENT = "Verification email resent. Check your inbox."
 BAD_LINK = "This verification link is invalid or has expired."
+FAILED_GOOGLE = "Your account is not active."
 BAD_SET_LINK = "This link is invalid, has expired or has already been used."
 
 
@@ -67,7 +69,7 @@ def find_account(login: str) -> Account | None:
 
 def _refuse_inactive(account: Account) -> None:
     if account.status != AccountStatus.ACTIVE:
-        reason = REFUSALS.get(AccountStatus(account.status), "Your account is not active.")
+        reason = REFUSALS.get(account.status, "Your account is not active.")
         raise Forbidden(reason, status=account.status)
     if not account.is_enabled:
         raise Forbidden(DISABLED, status="disabled")
@@ -222,7 +224,12 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
         modules=list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId(role)])))),
     )
     db.session.add(account)
-    db.session.flush()
+    try:
+        db.session.flush()
+    except IntegrityError:  # a simultaneous sign-up took the e-mail or username first
+        db.session.rollback()
+        raise Conflict("An account with this email or username was just created. Try again.",
+                       field="email") from None
     link = None if form.is_sso else _verification_link(account)
     db.session.commit()
     if link:
@@ -275,11 +282,11 @@ def check_status(login: str) -> tuple[Account, str, str]:
         raise NotFound("No account found for that username or email.")
     if account.status == AccountStatus.ACTIVE and not account.is_enabled:
         return account, "disabled", DISABLED
-    status = AccountStatus(account.status)
-    message = STATUS_MESSAGES[status]
+    status = str(account.status)
+    message = STATUS_MESSAGES.get(status, f"Your account status is {status}.")
     if status == AccountStatus.REJECTED and account.rejection_reason:
         message += f" Reason: {account.rejection_reason}"
-    return account, str(status), message
+    return account, status, message
 
 
 # Passwords ----------------------------------------------------------------------------
@@ -423,7 +430,7 @@ def google_sign_in(info: dict) -> GoogleOutcome:
         return GoogleOutcome("pending", account)
     if account.is_active:
         return GoogleOutcome("active", account)
-    reason = DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS[AccountStatus(account.status)]
+    reason = DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS.get(account.status, FAILED_GOOGLE)
     return GoogleOutcome("fail", account, reason)
 
 
