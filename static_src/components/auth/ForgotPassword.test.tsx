@@ -1,6 +1,9 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { configure } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
+configure({ asyncUtilTimeout: 5000 });
 import { ForgotPassword } from "./ForgotPassword";
 
 function respond(...bodies: Array<[number, unknown]>) {
@@ -35,7 +38,7 @@ describe("Forgot Password dialog", () => {
     expect(screen.getByText("Very strong")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Reset Password" }));
     expect(await screen.findByText("Your password was reset successfully.")).toBeTruthy();
-  });
+  }, 20_000); // many typed keys: slow on a loaded CI machine
 
   it("uses the fallback message when the request fails without one", async () => {
     const user = userEvent.setup();
