@@ -1,18 +1,21 @@
-"""/api/auth/* and /api/modules/allowed."""
+"""/api/auth/* and /api/modules/allowed (spec section 7)."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, current_app, session
 from flask_login import current_user
 
 from ..access import public, signed_in
-from ..api import json_body, text_field
+from ..api import json_body, pick, text_field
 from ..api.tokens import bearer_from_request
+from ..errors import Invalid
 from ..extensions import limiter
 from ..serializers import module_json, user_json
 from . import service
 
 bp = Blueprint("auth", __name__)
+
+GOOGLE_SESSION_KEY = "sibol_google"  # see google.SESSION_KEY
 
 
 @bp.post("/auth/login")
@@ -39,3 +42,135 @@ def logout():
 @signed_in
 def allowed_modules():
     return {"success": True, "modules": [module_json(m) for m in current_user.modules]}
+
+
+@bp.get("/auth/barangays")
+@public
+def barangays():
+    return {"success": True, "barangays": [{"id": b.id, "name": b.name} for b in service.barangays()]}
+
+
+def role_value(body: dict) -> int | None:
+    raw = pick(body, "role", "roleId", "Roles")
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, bool):
+        return 0
+    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) < 4:
+        return int(raw.strip())
+    if isinstance(raw, int) or isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    return 0  # present but not a role id: refused with the role message
+
+
+def flag(value: object) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes"}
+    return value is True or value == 1
+
+
+def signup_form(body: dict) -> service.SignupForm:
+    barangay = pick(body, "areaId", "Area_id", "barangayId", "Barangay_id")
+    if barangay is not None and not isinstance(barangay, (str, int, float)):
+        raise Invalid("Barangay must be a valid number", field="areaId")
+    if isinstance(barangay, str) and len(barangay) > 20:
+        raise Invalid("Barangay must be a valid number", field="areaId")
+    return service.SignupForm(
+        role=role_value(body),
+        first_name=text_field(body, "firstName", "FirstName", label="First name", required=False,
+                              max_length=100) or "",
+        last_name=text_field(body, "lastName", "LastName", label="Last name", required=False,
+                             max_length=100) or "",
+        email=text_field(body, "email", "Email", label="Email", required=False, max_length=254) or "",
+        barangay_id=barangay,
+        is_sso=flag(pick(body, "isSSO", "sso", default=False)),
+    )
+
+
+@bp.post("/auth/signup")
+@limiter.limit("10 per minute")
+@public
+def signup():
+    form = signup_form(json_body())
+    account = service.register(form, google=session.get(GOOGLE_SESSION_KEY))
+    if form.is_sso:
+        session.pop(GOOGLE_SESSION_KEY, None)
+        message = "Registration submitted. Your account is awaiting admin approval."
+    else:
+        message = "Registration successful. Check your email to verify your address."
+    return {"success": True, "message": message, "username": account.username, "email": account.email,
+            "status": account.status}, 201
+
+
+@bp.post("/auth/resend-verification")
+@limiter.limit("5 per minute")
+@public
+def resend_verification():
+    body = json_body()
+    email = text_field(body, "email", label="Email", max_length=254)
+    service.resend_verification(email)
+    return {"success": True, "message": service.RESENT}
+
+
+@bp.get("/auth/verify-email/<path:token>")
+@limiter.limit("20 per minute")
+@public
+def verify_email(token: str):
+    account = service.verify_email(token)
+    return {"success": True, "message": "Email verified. Your account is awaiting admin approval.",
+            "email": account.email, "username": account.username, "status": account.status}
+
+
+@bp.get("/auth/check-status/<path:username>")
+@limiter.limit("20 per minute")
+@public
+def check_status(username: str):
+    account, status, message = service.check_status(username)
+    return {"success": True, "status": status, "message": message, "username": account.username}
+
+
+@bp.post("/auth/forgot-password")
+@limiter.limit("5 per minute")
+@public
+def forgot_password():
+    body = json_body()
+    email = text_field(body, "email", label="Email", max_length=254)
+    code = service.request_reset(email)
+    answer = {"success": True, "message": service.RESET_SENT}
+    if code and current_app.config.get("SIBOL_DEBUG_CODES"):
+        answer["debugCode"] = code
+    return answer
+
+
+@bp.post("/auth/verify-reset-code")
+@limiter.limit("10 per minute")
+@public
+def verify_reset_code():
+    body = json_body()
+    email = text_field(body, "email", label="Email", max_length=254)
+    code = text_field(body, "code", label="Code", max_length=20)
+    service.verify_reset_code(email, code)
+    return {"success": True, "message": service.CODE_OK}
+
+
+@bp.post("/auth/reset-password")
+@limiter.limit("10 per minute")
+@public
+def reset_password():
+    body = json_body()
+    email = text_field(body, "email", label="Email", max_length=254)
+    code = text_field(body, "code", label="Code", max_length=20)
+    password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
+    service.reset_password(email, code, password)
+    return {"success": True, "message": service.RESET_OK}
+
+
+@bp.post("/auth/set-password")
+@limiter.limit("10 per minute")
+@public
+def set_password():
+    body = json_body()
+    token = text_field(body, "token", label="Token", max_length=200)
+    password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
+    account = service.set_password(token, password)
+    return {"success": True, "message": "Your password is set. You can now sign in.", "username": account.username}

@@ -1,18 +1,28 @@
-"""Sign-in pages: /login and /logout."""
+"""Account entry pages: /login, /signup, /email-verification, /pending-approval, /set-password.
+
+Each works as a plain form without JavaScript; the islands add the live behaviour of the spec.
+"""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
 from ..access import public
 from ..errors import ServiceError
 from ..extensions import limiter
-from . import service
+from ..passwords import PASSWORD_RULE_MESSAGE
+from . import google, service
 
 bp = Blueprint("auth", __name__)
+
+ROLES = [(1, "Admin"), (2, "Barangay Staff"), (3, "Operator"), (4, "Household")]
+
+
+def init_app(app: Flask) -> None:
+    google.init_app(app)
 
 
 def _safe_next(target: str | None) -> str:
@@ -25,6 +35,13 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
+def _auth_failed():
+    """`auth=fail` on any entry page sends the visitor to /login (spec section 2)."""
+    if request.args.get("auth") == "fail" and request.endpoint != "auth.login":
+        return redirect(url_for("auth.login", auth="fail"))
+    return None
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit("20 per minute", methods=["POST"])
 @public
@@ -32,7 +49,7 @@ def login():
     if request.method == "GET" and current_user.is_authenticated:
         return redirect(url_for("dashboard.index"))
     errors: dict[str, str] = {}
-    username = request.form.get("username", "")
+    username = request.form.get("username", request.args.get("username", ""))[:254]
     if request.method == "POST":
         password = request.form.get("password", "")
         if not username.strip():
@@ -48,7 +65,8 @@ def login():
                 service.start_session(account, with_token=False)
                 return redirect(_safe_next(request.args.get("next")))
     status = 400 if request.method == "POST" else 200
-    return render_template("auth/login.html", username=username, errors=errors), status
+    return render_template("auth/login.html", username=username, errors=errors,
+                           password_rule=PASSWORD_RULE_MESSAGE), status
 
 
 @bp.post("/logout")
@@ -56,3 +74,123 @@ def login():
 def logout():
     service.end_session(None)
     return redirect(url_for("auth.login"))
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+@public
+def signup():
+    if (failed := _auth_failed()) is not None:
+        return failed
+    args = request.args
+    sso = args.get("sso") == "google" or request.form.get("isSSO") == "true"
+    values = {
+        "role": request.form.get("role", ""),
+        "firstName": request.form.get("firstName", args.get("firstName", ""))[:100],
+        "lastName": request.form.get("lastName", args.get("lastName", ""))[:100],
+        "email": request.form.get("email", args.get("email", ""))[:254],
+        "areaId": request.form.get("areaId", ""),
+    }
+    errors: dict[str, str] = {}
+    pending_email = None
+    if request.method == "POST":
+        role = values["role"].strip()
+        form = service.SignupForm(
+            role=(int(role) if role.isdigit() and len(role) < 4 else (0 if role else None)),
+            first_name=values["firstName"], last_name=values["lastName"], email=values["email"],
+            barangay_id=values["areaId"][:20], is_sso=sso,
+        )
+        try:
+            account = service.register(form, google=session.get(google.SESSION_KEY))
+        except ServiceError as err:
+            errors[err.field or "form"] = err.message
+            pending_email = err.extra.get("pendingEmail")
+        else:
+            target = "auth.pending_approval" if sso else "auth.email_verification"
+            if sso:
+                session.pop(google.SESSION_KEY, None)
+            return redirect(url_for(target, email=account.email, username=account.username,
+                                    **({"sso": "google"} if sso else {})))
+    status = 400 if errors else 200
+    return render_template(
+        "auth/signup.html", values=values, errors=errors, roles=ROLES, barangays=service.barangays(),
+        sso=sso, message=args.get("message", "")[:300], pending_email=pending_email,
+    ), status
+
+
+@bp.route("/email-verification", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+@public
+def email_verification():
+    if (failed := _auth_failed()) is not None:
+        return failed
+    token = request.values.get("token", "")[:200]
+    email = request.args.get("email", "")[:254]
+    if not token and not email:
+        return redirect(url_for("auth.login"))
+    result = None
+    if request.method == "POST":  # no-JavaScript path: the button posts the token
+        if request.form.get("action") == "resend":
+            try:
+                service.resend_verification(request.form.get("email", "")[:254])
+                flash(service.RESENT, "info")
+            except ServiceError as err:
+                flash(err.message, "error")
+            return redirect(url_for("auth.email_verification", email=request.form.get("email", "")[:254]))
+        try:
+            account = service.verify_email(token)
+        except ServiceError as err:
+            result = {"ok": False, "message": err.message}
+        else:
+            return redirect(url_for("auth.pending_approval", email=account.email, username=account.username,
+                                    verified=1))
+    return render_template("auth/email_verification.html", token=token, email=email,
+                           username=request.args.get("username", "")[:64], result=result)
+
+
+@bp.get("/pending-approval")
+@limiter.limit("20 per minute", exempt_when=lambda: "check" not in request.args)
+@public
+def pending_approval():
+    if (failed := _auth_failed()) is not None:
+        return failed
+    email = request.args.get("email", "")[:254]
+    username = request.args.get("username", "")[:64]
+    if not email and not username and not request.args.get("token"):
+        return redirect(url_for("auth.login"))
+    status = None
+    if request.args.get("check"):  # no-JavaScript check-status
+        try:
+            _account, code, message = service.check_status(username or email)
+            status = {"status": code, "message": message}
+        except ServiceError as err:
+            status = {"status": "error", "message": err.message}
+    return render_template("auth/pending_approval.html", email=email, username=username,
+                           sso=request.args.get("sso", "")[:20], status=status)
+
+
+@bp.route("/set-password", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+@public
+def set_password():
+    token = request.values.get("token", "")[:200]
+    error = None
+    try:
+        account = service.set_password_account(token)
+    except ServiceError as err:
+        return render_template("auth/set_password.html", token="", account=None, error=err.message,
+                               password_rule=PASSWORD_RULE_MESSAGE), 400
+    if request.method == "POST":
+        password = request.form.get("newPassword", "")[:300]
+        if password != request.form.get("confirmPassword", ""):
+            error = "Passwords do not match"  # noqa: S105 - a message
+        else:
+            try:
+                account = service.set_password(token, password)
+            except ServiceError as err:
+                error = err.message
+            else:
+                flash("Your password is set. You can now sign in.", "success")
+                return redirect(url_for("auth.login") + "?" + urlencode({"username": account.username}))
+    return render_template("auth/set_password.html", token=token, account=account, error=error,
+                           password_rule=PASSWORD_RULE_MESSAGE), (400 if error else 200)

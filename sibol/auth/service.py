@@ -1,15 +1,32 @@
-"""Sign-in and sign-out rules shared by the /login page and /api/auth."""
+"""Account entry and recovery: sign-in, sign-up, e-mail verification, status, passwords, Google.
+
+Every write commits once; e-mail goes out after the commit (a mail failure must not undo it).
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
+from flask import current_app
 from flask_login import login_user, logout_user
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
-from ..api.tokens import issue_token, revoke_token
-from ..errors import Forbidden, Unauthorized
+from .. import emails
+from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
+from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
-from ..models import Account, AccountStatus
-from ..passwords import hash_password, needs_rehash, verify_password
+from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
+from ..models.auth import AccountToken, TokenPurpose
+from ..passwords import (
+    PASSWORD_RULE_MESSAGE,
+    hash_password,
+    meets_password_rule,
+    needs_rehash,
+    verify_password,
+)
+from . import onetime
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -21,28 +38,57 @@ REFUSALS = {
 }
 DISABLED = "Your account has been disabled. Contact your barangay administrator."
 WRONG = "Invalid username or password."
+NO_PASSWORD = "Your account has no password yet. Use the link in your approval email or Forgot Password."  # noqa: S105
+
+# Spec section 5 messages.
+NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
+EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
+USERNAME_MAX = 30
+INVALID_EMAIL = "Please enter a valid email."
+INVALID_CODE = "Invalid or expired code. Request a new code if needed."
+CODE_FORMAT = "Code must be a 6-digit number."
+RESET_SENT = "Reset code sent. Check your email."
+CODE_OK = "Code verified. Enter your new password."
+RESET_OK = "Password reset successfully. You can now sign in with your new password."  # noqa: S105
+RESENT = "Verification email resent. Check your inbox."
+BAD_LINK = "This verification link is invalid or has expired."
+FAILED_GOOGLE = "Your account is not active."
+BAD_SET_LINK = "This link is invalid, has expired or has already been used."
+
+
+# Sign-in ------------------------------------------------------------------------------
+def find_account(login: str) -> Account | None:
+    """The account whose username or e-mail is `login` (case-insensitive)."""
+    login = (login or "").strip().lower()
+    if not 0 < len(login) <= 254:
+        return None
+    return db.session.scalar(
+        select(Account).where((func.lower(Account.username) == login) | (func.lower(Account.email) == login))
+    )
+
+
+def _refuse_inactive(account: Account) -> None:
+    if account.status != AccountStatus.ACTIVE:
+        reason = REFUSALS.get(account.status, "Your account is not active.")
+        raise Forbidden(reason, status=account.status)
+    if not account.is_enabled:
+        raise Forbidden(DISABLED, status="disabled")
 
 
 def authenticate(username: str, password: str) -> Account:
     """The active account for these credentials; raises Unauthorized/Forbidden saying why."""
-    username = (username or "").strip()
-    account = None
-    if 0 < len(username) <= 254:
-        account = db.session.scalar(
-            select(Account).where(
-                (func.lower(Account.username) == username.lower())
-                | (func.lower(Account.email) == username.lower())
-            )
-        )
-    if account is None or not account.password_hash:
+    account = find_account(username)
+    if account is None:
         verify_password(_DUMMY_HASH, password)
         raise Unauthorized(WRONG)
+    if not account.password_hash:
+        # Self-registered accounts have no password until approval: say where they stand.
+        verify_password(_DUMMY_HASH, password)
+        _refuse_inactive(account)
+        raise Unauthorized(NO_PASSWORD)
     if not verify_password(account.password_hash, password):
         raise Unauthorized(WRONG)
-    if account.status != AccountStatus.ACTIVE:
-        raise Forbidden(REFUSALS.get(AccountStatus(account.status), "Your account is not active."), status=account.status)
-    if not account.is_enabled:
-        raise Forbidden(DISABLED, status="disabled")
+    _refuse_inactive(account)
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
         db.session.commit()
@@ -62,3 +108,331 @@ def end_session(raw_token: str | None) -> None:
         revoke_token(raw_token)
         db.session.commit()
     logout_user()
+
+
+# Sign-up ------------------------------------------------------------------------------
+def strip_name(value: str) -> str:
+    return NAME_CHARS.sub("", value)
+
+
+def derive_username(email: str | None, first: str = "", last: str = "") -> str:
+    """Spec section 5: the e-mail's local part (letters, digits . _ -), else first+last."""
+    if email and "@" in email:
+        base = re.sub(r"[^A-Za-z0-9._-]", "", email.split("@", 1)[0])[:USERNAME_MAX]
+        if base:
+            return base
+    return re.sub(r"[^a-z0-9]", "", f"{first}{last}".lower())[:USERNAME_MAX]
+
+
+def unique_username(base: str) -> str:
+    base = (base or "user")[:USERNAME_MAX]
+    taken = {
+        name.lower()
+        for name in db.session.scalars(select(Account.username).where(Account.username.ilike(f"{base}%")))
+    }
+    if base.lower() not in taken:
+        return base
+    n = 2
+    while True:
+        suffix = str(n)
+        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
+        if candidate.lower() not in taken:
+            return candidate
+        n += 1
+
+
+@dataclass
+class SignupForm:
+    role: int | None
+    first_name: str
+    last_name: str
+    email: str
+    barangay_id: object
+    is_sso: bool = False
+
+
+def _name(value: str, label: str, field: str) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise Invalid(f"{label} is required", field=field)
+    if NAME_CHARS.search(value):
+        raise Invalid(f"{label} can only contain letters, spaces, hyphens, apostrophes and periods", field=field)
+    if len(value) > 100:
+        raise Invalid(f"{label} must be at most 100 characters.", field=field)
+    return value
+
+
+def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
+    """Spec section 5 rules with their exact messages; returns clean values."""
+    if form.role is None:
+        raise Invalid("Role is required", field="role")
+    if form.role not in {1, 2, 3, 4}:
+        raise Invalid("Choose a role: 1 Admin, 2 Barangay Staff, 3 Operator or 4 Household.", field="role")
+    first = _name(form.first_name, "First name", "firstName")
+    last = _name(form.last_name, "Last name", "lastName")
+    email = (form.email or "").strip()
+    if not email:
+        raise Invalid("Email is required", field="email")
+    if len(email) > 254 or not EMAIL_RE.match(email):
+        raise Invalid("Enter a valid email", field="email")
+    raw = form.barangay_id
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise Invalid("Barangay is required", field="areaId")
+    try:
+        if isinstance(raw, bool) or isinstance(raw, float) and not raw.is_integer():
+            raise ValueError
+        barangay_id = int(raw.strip() if isinstance(raw, str) else raw)
+    except (TypeError, ValueError):
+        raise Invalid("Barangay must be a valid number", field="areaId") from None
+    if barangay_id < 1 or barangay_id > 2**31 - 1:
+        raise Invalid("Barangay must be a valid number", field="areaId")
+    if db.session.get(Barangay, barangay_id) is None:
+        raise Invalid("Choose a barangay from the list.", field="areaId")
+    return form.role, first, last, email, barangay_id
+
+
+def register(form: SignupForm, *, google: dict | None = None) -> Account:
+    """Create a self-registered account (no password). Google sign-ups skip e-mail verification.
+
+    `google` is the identity the provider vouched for in this browser session; an isSSO sign-up
+    without it, or for another e-mail, is refused.
+    """
+    role, first, last, email, barangay_id = validate_signup(form)
+    if form.is_sso:
+        if not google or google.get("email", "").lower() != email.lower():
+            raise Forbidden("Sign in with Google again to register with your Google account.", field="email")
+    existing = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
+    if existing is not None:
+        if existing.status == AccountStatus.EMAIL_PENDING:
+            raise Conflict(
+                "This email is already registered but not verified yet. Check your inbox or resend the "
+                "verification email.",
+                field="email", pendingEmail=existing.email,
+            )
+        raise Conflict("An account with this email already exists.", field="email")
+    account = Account(
+        username=unique_username(derive_username(email, first, last)),
+        first_name=first,
+        last_name=last,
+        email=email,
+        barangay_id=barangay_id,
+        role_id=role,
+        status=AccountStatus.PENDING if form.is_sso else AccountStatus.EMAIL_PENDING,
+        is_sso=bool(form.is_sso),
+        google_subject=(google or {}).get("sub") if form.is_sso else None,
+        password_hash=None,
+        modules=list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId(role)])))),
+    )
+    db.session.add(account)
+    try:
+        db.session.flush()
+    except IntegrityError:  # a simultaneous sign-up took the e-mail or username first
+        db.session.rollback()
+        raise Conflict("An account with this email or username was just created. Try again.",
+                       field="email") from None
+    link = None if form.is_sso else _verification_link(account)
+    db.session.commit()
+    if link:
+        emails.verification_email(account, link)
+    return account
+
+
+def _verification_link(account: Account) -> str:
+    raw = onetime.issue_link_token(account, TokenPurpose.VERIFY_EMAIL)
+    return f"{current_app.config['SIBOL_BASE_URL']}/email-verification?token={raw}"
+
+
+def resend_verification(email: str) -> None:
+    """Send a new verification link when the e-mail waits for verification; silent otherwise."""
+    email = (email or "").strip()
+    if not EMAIL_RE.match(email) or len(email) > 254:
+        raise Invalid("Enter a valid email", field="email")
+    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
+    if account is None or account.status != AccountStatus.EMAIL_PENDING:
+        return
+    link = _verification_link(account)
+    db.session.commit()
+    emails.verification_email(account, link)
+
+
+def verify_email(raw: str) -> Account:
+    token = onetime.find_link_token(raw, TokenPurpose.VERIFY_EMAIL)
+    if token is None:
+        raise Invalid(BAD_LINK, field="token")
+    account = token.account
+    token.used_at = utcnow()
+    if account.status == AccountStatus.EMAIL_PENDING:
+        account.status = AccountStatus.PENDING
+    db.session.commit()
+    return account
+
+
+STATUS_MESSAGES = {
+    AccountStatus.ACTIVE: "Your account has been approved. You can now sign in.",
+    AccountStatus.EMAIL_PENDING: "Please verify your email address first.",
+    AccountStatus.PENDING: "Your account is still awaiting admin approval.",
+    AccountStatus.REJECTED: "Your account registration was rejected.",
+}
+
+
+def check_status(login: str) -> tuple[Account, str, str]:
+    """(account, status, message) for a username or e-mail."""
+    account = find_account(login)
+    if account is None:
+        raise NotFound("No account found for that username or email.")
+    if account.status == AccountStatus.ACTIVE and not account.is_enabled:
+        return account, "disabled", DISABLED
+    status = str(account.status)
+    message = STATUS_MESSAGES.get(status, f"Your account status is {status}.")
+    if status == AccountStatus.REJECTED and account.rejection_reason:
+        message += f" Reason: {account.rejection_reason}"
+    return account, status, message
+
+
+# Passwords ----------------------------------------------------------------------------
+def check_email(email: str) -> str:
+    email = (email or "").strip()
+    if not email or len(email) > 254 or not EMAIL_RE.match(email):
+        raise Invalid(INVALID_EMAIL, field="email")
+    return email
+
+
+def check_code(code: str) -> str:
+    if not isinstance(code, str) or not re.fullmatch(r"\d{6}", code.strip()):
+        raise Invalid(CODE_FORMAT, field="code")
+    return code.strip()
+
+
+def check_new_password(password: object) -> str:
+    if not isinstance(password, str) or not meets_password_rule(password):
+        raise Invalid(PASSWORD_RULE_MESSAGE, field="newPassword")
+    return password
+
+
+def request_reset(email: str) -> str | None:
+    """Send a reset code to an active account's e-mail. Returns the code (for debugCode) or None.
+
+    The caller answers the same whether or not the e-mail is known.
+    """
+    email = check_email(email)
+    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
+    if account is None or not account.is_active:
+        return None
+    code = onetime.issue_reset_code(account)
+    db.session.commit()
+    emails.reset_code_email(account, code)
+    return code
+
+
+def _live_code(email: str, code: str) -> AccountToken:
+    """The live reset-code token matching; a wrong code counts against the live one."""
+    email, code = check_email(email), check_code(code)
+    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
+    if account is None:
+        raise Invalid(INVALID_CODE, field="code")
+    token = db.session.scalar(
+        select(AccountToken)
+        .where(AccountToken.account_id == account.id, AccountToken.purpose == TokenPurpose.RESET_CODE,
+               AccountToken.used_at.is_(None), AccountToken.expires_at > utcnow())
+        .order_by(AccountToken.id.desc())
+    )
+    if token is None or token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
+        raise Invalid(INVALID_CODE, field="code")
+    if token.token_hash != hash_secret(f"{account.id}:{code}"):
+        token.failed_attempts += 1
+        if token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
+            token.used_at = utcnow()  # dead: a new code must be requested
+        db.session.commit()
+        raise Invalid(INVALID_CODE, field="code")
+    return token
+
+
+def verify_reset_code(email: str, code: str) -> None:
+    _live_code(email, code)
+
+
+def reset_password(email: str, code: str, new_password: object) -> Account:
+    # The rule is checked before the code, so a weak password does not spend a try.
+    password = check_new_password(new_password)
+    token = _live_code(email, code)
+    account = token.account
+    _set_password(account, password)
+    token.used_at = utcnow()
+    db.session.commit()
+    return account
+
+
+def _set_password(account: Account, password: str) -> None:
+    """New hash; every session and bearer token of the account ends (the caller commits)."""
+    account.password_hash = hash_password(password)
+    account.session_epoch = (account.session_epoch or 0) + 1
+    revoke_all_tokens(account.id)
+
+
+def set_password_account(raw: str) -> Account:
+    """The account a live set-password link belongs to; raises Invalid otherwise."""
+    token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
+    if token is None:
+        raise Invalid(BAD_SET_LINK, field="token")
+    return token.account
+
+
+def set_password(raw: str, new_password: object) -> Account:
+    """Consume a set-password link (sent on approval) and set the password."""
+    password = check_new_password(new_password)
+    token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
+    if token is None:
+        raise Invalid(BAD_SET_LINK, field="token")
+    account = token.account
+    _set_password(account, password)
+    token.used_at = utcnow()
+    db.session.commit()
+    return account
+
+
+def activate_for_approval(account: Account) -> str:
+    """Mark an account approved and return a set-password link (test and CLI helper).
+
+    The admin feature owns approval; this is the minimal step its e-mail relies on.
+    """
+    account.status = AccountStatus.ACTIVE
+    url = onetime.set_password_url(account) if not account.password_hash else ""
+    db.session.commit()
+    return url
+
+
+# Google -------------------------------------------------------------------------------
+@dataclass
+class GoogleOutcome:
+    kind: str  # "active", "pending", "signup", "fail"
+    account: Account | None = None
+    message: str = ""
+
+
+def google_sign_in(info: dict) -> GoogleOutcome:
+    """Decide what a verified Google identity leads to (DESIGN.md section 3)."""
+    sub = str(info.get("sub") or info.get("id") or "")[:255]
+    email = str(info.get("email") or "").strip()[:254]
+    if not sub or not EMAIL_RE.match(email) or info.get("email_verified") in (False, "false"):
+        return GoogleOutcome("fail", message="Google did not confirm an e-mail address for this account.")
+    account = db.session.scalar(select(Account).where(Account.google_subject == sub))
+    if account is None:
+        account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
+        if account is not None and account.google_subject and account.google_subject != sub:
+            return GoogleOutcome("fail", message="This email is linked to another Google account.")
+    if account is None:
+        return GoogleOutcome("signup")
+    account.google_subject = sub
+    if account.status == AccountStatus.EMAIL_PENDING:
+        account.status = AccountStatus.PENDING  # Google vouches for the e-mail address
+    db.session.commit()
+    if account.status == AccountStatus.PENDING:
+        return GoogleOutcome("pending", account)
+    if account.is_active:
+        return GoogleOutcome("active", account)
+    reason = DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS.get(account.status, FAILED_GOOGLE)
+    return GoogleOutcome("fail", account, reason)
+
+
+def barangays() -> list[Barangay]:
+    return list(db.session.scalars(select(Barangay).order_by(Barangay.name)))

@@ -1,12 +1,48 @@
 /**
- * Loaded on every signed-in page (no React): Logout clears the stored token and user
- * (spec section 2) before the form ends the page session.
+ * Loaded on every signed-in page (no React).
+ * - /dashboard: the sign-in handoff (spec "Dashboard"): token, access_token or auth_token, user and
+ *   auth from the query or hash are stored, the URL is stripped; auth=fail goes to /login.
+ * - Logout: revokes the stored bearer token (POST /api/auth/logout, failure ignored) and clears
+ *   the stored token and user, then lets the form end the page session.
  */
-import { clearSession } from "../lib/api";
+import { api, clearSession, storedToken } from "../lib/api";
 import { whenReady } from "../lib/island";
+import { readHandoff, storeHandoff, strippedUrl } from "../components/auth/handoff";
+
+export function dashboardHandoff(): void {
+  const handoff = readHandoff(window.location);
+  if (!handoff.present) return;
+  if (handoff.auth === "fail") {
+    // Sign-in failed: end this page session too, or /login would send us back here.
+    clearSession();
+    const logout = document.querySelector<HTMLFormElement>("form[data-logout]");
+    if (logout) whenReady(() => logout.submit());
+    else window.location.replace("/login");
+    return;
+  }
+  storeHandoff(handoff);
+  window.history.replaceState(null, "", strippedUrl(window.location));
+}
+
+if (window.location.pathname === "/dashboard") dashboardHandoff();
 
 whenReady(() => {
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-logout]")) {
-    form.addEventListener("submit", () => clearSession());
+    let revoking = false;
+    form.addEventListener("submit", (event) => {
+      if (revoking) return; // second pass: let the form post end the page session
+      const token = storedToken();
+      if (!token) {
+        clearSession();
+        return;
+      }
+      event.preventDefault();
+      revoking = true;
+      const finish = () => {
+        clearSession();
+        form.submit();
+      };
+      api.post("/api/auth/logout").then(finish, finish);
+    });
   }
 });

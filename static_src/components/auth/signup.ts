@@ -1,0 +1,65 @@
+/** Sign-up rules of spec section 5, shared by the island and its tests. */
+
+export const NAME_DISALLOWED = /[^A-Za-z .'-]/g;
+export const USERNAME_MAX = 30;
+
+export function stripName(value: string): string {
+  return value.replace(NAME_DISALLOWED, "");
+}
+
+/** The e-mail's part before @ (letters, digits . _ -), else first+last (alphanumeric, lowercase). */
+export function deriveUsername(email: string, first: string, last: string): string {
+  const at = email.indexOf("@");
+  if (email.trim() && at > 0) {
+    const local = email.slice(0, at).replace(/[^A-Za-z0-9._-]/g, "").slice(0, USERNAME_MAX);
+    if (local) return local;
+  }
+  return `${first}${last}`.toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, USERNAME_MAX);
+}
+
+/** check-status without a username: from the e-mail, letters and dots only, lowercase. */
+export function usernameFromEmail(email: string): string {
+  return email.split("@", 1)[0].toLowerCase().replace(/[^a-z.]/g, "");
+}
+
+export interface SignupValues {
+  role: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  areaId: string;
+}
+
+export type SignupErrors = Partial<Record<keyof SignupValues, string>>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NAME_OK = /^[A-Za-z .'-]+$/;
+
+export function validateSignup(v: SignupValues): SignupErrors {
+  const errors: SignupErrors = {};
+  if (!v.role) errors.role = "Role is required";
+  for (const [key, label] of [["firstName", "First name"], ["lastName", "Last name"]] as const) {
+    const value = v[key].trim();
+    if (!value) errors[key] = `${label} is required`;
+    else if (!NAME_OK.test(value))
+      errors[key] = `${label} can only contain letters, spaces, hyphens, apostrophes and periods`;
+  }
+  if (!v.email.trim()) errors.email = "Email is required";
+  else if (!EMAIL.test(v.email.trim())) errors.email = "Enter a valid email";
+  if (!v.areaId) errors.areaId = "Barangay is required";
+  else if (!/^\d+$/.test(v.areaId) || Number(v.areaId) <= 0) errors.areaId = "Barangay must be a valid number";
+  return errors;
+}
+
+/** The signup payload of spec section 3, with the capitalised copies. */
+export function signupPayload(v: SignupValues, username: string, isSSO: boolean) {
+  const role = Number(v.role);
+  const areaId = Number(v.areaId);
+  const firstName = v.firstName.trim();
+  const lastName = v.lastName.trim();
+  const email = v.email.trim();
+  return {
+    firstName, lastName, areaId, email, role, roleId: role, username, isSSO,
+    FirstName: firstName, LastName: lastName, Area_id: areaId, Email: email, Roles: role, Username: username,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Island "signup-pending" (plain TypeScript): /pending-approval's check-status (spec section 4):
+ * active -> alert, /login; email_pending -> alert, /email-verification; else alert the message.
+ */
+import { api } from "../lib/api";
+import { messageOr } from "../components/auth/errors";
+import { onIsland } from "../lib/island";
+import { followHandoff } from "../components/auth/handoff";
+import { usernameFromEmail } from "../components/auth/signup";
+
+interface StatusResponse {
+  status?: string;
+  message?: string;
+}
+
+onIsland<{ email?: string; username?: string }>("signup-pending", (el, props) => {
+  if (followHandoff()) return;
+  const email = props.email ?? "";
+  const button = el.querySelector<HTMLButtonElement>("#check-status")!;
+  button.addEventListener("click", async (event) => {
+    event.preventDefault();
+    const username = props.username || (email ? usernameFromEmail(email) : "");
+    if (!username) {
+      window.alert("Username or email is required to check status");
+      return;
+    }
+    button.disabled = true;
+    try {
+      const res = await api.get<StatusResponse>(`/api/auth/check-status/${encodeURIComponent(username)}`);
+      if (res?.status === "active") {
+        window.alert(res.message || "Your account has been approved. You can now sign in.");
+        window.location.assign("/login");
+        return;
+      }
+      if (res?.status === "email_pending") {
+        window.alert(res.message || "Please verify your email address first.");
+        window.location.assign("/email-verification?" + new URLSearchParams({ email, username }));
+        return;
+      }
+      window.alert(res?.message || res?.status || "");
+    } catch (err) {
+      window.alert(messageOr(err, "Error checking account status. Please try again later."));
+    }
+    button.disabled = false;
+  });
+});

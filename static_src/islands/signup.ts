@@ -1,0 +1,155 @@
+/**
+ * Island "signup" (plain TypeScript): live name stripping, the derived username, spec section 5
+ * messages, POST /api/auth/signup, and the 'Resend verification email' box.
+ */
+import { ApiError, api } from "../lib/api";
+import { onIsland } from "../lib/island";
+import { messageOr } from "../components/auth/errors";
+import { followHandoff } from "../components/auth/handoff";
+import {
+  deriveUsername,
+  signupPayload,
+  stripName,
+  validateSignup,
+  type SignupValues,
+} from "../components/auth/signup";
+import { showFieldError } from "../components/auth/toggle";
+
+interface SignupResponse {
+  success?: boolean;
+  message?: string;
+  error?: string;
+  username?: string;
+  email?: string;
+  pendingEmail?: string;
+}
+
+const FIELDS: Array<keyof SignupValues> = ["role", "firstName", "lastName", "email", "areaId"];
+
+onIsland<{ sso?: boolean }>("signup", (el, props) => {
+  if (followHandoff()) return;
+  const form = el as HTMLFormElement;
+  const input = (id: string) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`#${id}`)!;
+  const username = form.querySelector<HTMLInputElement>("#username")!;
+  const banner = document.getElementById("signup-error")!;
+  const resendBox = document.getElementById("resend-box")!;
+  const submitButton = form.querySelector<HTMLButtonElement>("#sign-up")!;
+  const touched = new Set<string>();
+  let submitted = false;
+
+  const values = (): SignupValues =>
+    Object.fromEntries(FIELDS.map((f) => [f, input(f).value])) as unknown as SignupValues;
+
+  function refresh() {
+    const v = values();
+    username.value = deriveUsername(v.email.trim(), v.firstName.trim(), v.lastName.trim());
+    const errors = validateSignup(v);
+    for (const f of FIELDS) {
+      if (touched.has(f) || submitted) showFieldError(input(f), errors[f] ?? null);
+    }
+    return errors;
+  }
+
+  for (const name of ["firstName", "lastName"]) {
+    const field = input(name) as HTMLInputElement;
+    field.addEventListener("input", () => {
+      const stripped = stripName(field.value);
+      if (stripped !== field.value) {
+        const pos = Math.max(0, (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length));
+        field.value = stripped;
+        field.setSelectionRange(pos, pos);
+      }
+    });
+  }
+  for (const f of FIELDS) {
+    const field = input(f);
+    const mark = () => {
+      touched.add(f);
+      refresh();
+    };
+    field.addEventListener("input", refresh);
+    field.addEventListener("change", mark);
+    field.addEventListener("blur", mark);
+  }
+
+  // The barangay list from the server (spec section 7); the rendered options stay on failure.
+  const select = input("areaId") as HTMLSelectElement;
+  api
+    .get<{ barangays?: Array<{ id: number; name: string }> }>("/api/auth/barangays")
+    .then((res) => {
+      if (!res?.barangays?.length) return;
+      const chosen = select.value;
+      select.replaceChildren(new Option("Select a barangay", ""));
+      for (const b of res.barangays) select.add(new Option(b.name, String(b.id), false, String(b.id) === chosen));
+    })
+    .catch(() => undefined);
+
+  function fail(message: string, pendingEmail?: string) {
+    banner.textContent = message;
+    banner.hidden = false;
+    if (pendingEmail) {
+      (document.getElementById("resend-email") as HTMLInputElement).value = pendingEmail;
+      document.getElementById("resend-email-text")!.textContent = pendingEmail;
+      resendBox.hidden = false;
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submitted = true;
+    const errors = refresh();
+    if (Object.keys(errors).length) {
+      input(Object.keys(errors)[0]).focus();
+      return;
+    }
+    banner.hidden = true;
+    resendBox.hidden = true;
+    submitButton.disabled = true;
+    const v = values();
+    const isSSO = Boolean(props.sso);
+    try {
+      const res = await api.post<SignupResponse>("/api/auth/signup", signupPayload(v, username.value, isSSO));
+      if (res?.success === false) {
+        fail(res.message || res.error || "Registration failed", res.pendingEmail);
+      } else {
+        const query = new URLSearchParams({ email: res?.email || v.email.trim(), username: res?.username || username.value });
+        if (isSSO) query.set("sso", "google");
+        window.location.assign(`${isSSO ? "/pending-approval" : "/email-verification"}?${query}`);
+        return;
+      }
+    } catch (err) {
+      if (err instanceof ApiError) {
+        const payload = (err.payload ?? {}) as SignupResponse;
+        fail(messageOr(err, "Registration failed"), payload.pendingEmail);
+      } else {
+        fail("Network error");
+      }
+    }
+    submitButton.disabled = false;
+  });
+
+  // The resend box's form posts without JavaScript; with it, the API answers in place.
+  const resendForm = resendBox.querySelector("form");
+  resendForm?.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const email = (document.getElementById("resend-email") as HTMLInputElement).value;
+    if (!email) {
+      window.alert("Email address is required to resend verification");
+      return;
+    }
+    try {
+      const res = await api.post<{ message?: string; token?: string; user?: unknown }>(
+        "/api/auth/resend-verification", { email });
+      if (res?.token) {
+        window.location.assign(`/email-verification?${new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) })}`);
+        return;
+      }
+      banner.hidden = true;
+      resendBox.querySelector("span")!.textContent = res?.message || "Verification email resent. Check your inbox.";
+    } catch (err) {
+      fail(err instanceof ApiError ? err.message : "Network error");
+    }
+  });
+
+  refresh();
+});
