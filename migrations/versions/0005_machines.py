@@ -5,6 +5,8 @@ Revises: 0002_account_tokens
 Create Date: 2026-11-21 13:38:58.545140
 
 """
+import os.path
+
 from alembic import op
 import sqlalchemy as sa
 
@@ -38,11 +40,13 @@ def upgrade():
     op.create_table('machine_terms',
     sa.Column('term', sa.String(length=100), nullable=False),
     sa.Column('machine_id', sa.Integer(), nullable=False),
+    sa.Column('shared', sa.SmallInteger(), nullable=False),
     sa.ForeignKeyConstraint(['machine_id'], ['machines.id'], name=op.f('fk_machine_terms_machine_id_machines'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('term', 'machine_id', name=op.f('pk_machine_terms'))
     )
     with op.batch_alter_table('machine_terms', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_machine_terms_machine_id'), ['machine_id'], unique=False)
+        batch_op.create_index('ix_machine_terms_term_shared', ['term', 'shared', 'machine_id'], unique=False)
 
     op.create_table('waste_containers',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -60,12 +64,15 @@ def upgrade():
 
     # Machines written before this revision get their search terms (sibol/models/machines.py).
     bind = op.get_bind()
-    terms = sa.table("machine_terms", sa.column("term", sa.String), sa.column("machine_id", sa.Integer))
+    terms = sa.table("machine_terms", sa.column("term", sa.String), sa.column("machine_id", sa.Integer),
+                     sa.column("shared", sa.SmallInteger))
     rows = []
     for machine_id, name in bind.execute(sa.text("SELECT id, name FROM machines")):
-        words = (name or "").lower().split()
+        words, seen = (name or "").lower().split(), []
         for term in dict.fromkeys(" ".join(words[i:])[:100] for i in range(len(words))):
-            rows.append({"term": term, "machine_id": machine_id})
+            shared = max((len(os.path.commonprefix([term, t])) for t in seen), default=0)
+            seen.append(term)
+            rows.append({"term": term, "machine_id": machine_id, "shared": shared})
     if rows:
         op.bulk_insert(terms, rows)
 

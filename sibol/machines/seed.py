@@ -71,7 +71,8 @@ def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> 
                 for i in ids]
         db.session.execute(insert(machines_table), rows)
         db.session.execute(insert(terms_table),
-                           [{"term": t, "machine_id": r["id"]} for r in rows for t in machine_terms(r["name"])])
+                           [{"term": t, "machine_id": r["id"], "shared": shared}
+                            for r in rows for t, shared in machine_terms(r["name"])])
         db.session.commit()
     return count
 
