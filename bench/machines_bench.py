@@ -106,7 +106,9 @@ def measure(app, token: str, runs: int) -> list[tuple[str, float, float, int]]:
 
 
 def report(name: str, results, filled: float, count: int) -> None:
-    print(f"\n{name}: {count:,} machines generated in {filled:.1f} s")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    # Other work on the machine inflates every number; the load average says how much there was.
+    print(f"\n{name}: {count:,} machines generated in {filled:.1f} s; load average {load}")
     print(f"| {'query':<52} | {'p50 ms':>8} | {'p95 ms':>8} | {'matches':>8} |")
     print(f"|{'-' * 54}|{'-' * 10}|{'-' * 10}|{'-' * 10}|")
     for label, p50, p95, matches in results:

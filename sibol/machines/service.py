@@ -1,10 +1,11 @@
 """Rules of the machines feature: listing and searching machines, creating and editing them,
 and the chemical additives and waste containers recorded per machine.
 
-Search semantics (case-insensitive, docs/performance.md "Machines"): a machine matches a query
-when a word of its name starts with the query (the query may span words: "machine 12"), or when
-its area's name contains the query anywhere. Matching by word start lets an index answer it at
-120,305 machines; area names are few, so they are matched in full.
+Search semantics (case-insensitive, docs/machines.md): a machine matches a query when a word of
+its name starts with the query (the query may span words: "machine 12"), or when its area's name
+contains the query anywhere. Matching by word start lets an index answer it at 120,305 machines;
+area names are few, so they are matched in full. Pages come in id order; the type-ahead
+(with_total=False) takes the first matches in the alphabetical order of the matching words.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time
 
-from sqlalchemy import Select, and_, func, or_, select
+from sqlalchemy import Select, and_, func, literal, or_, select
 
 from ..errors import Invalid, NotFound
 from ..extensions import db
@@ -77,15 +78,26 @@ def _named(q: str) -> Select:
     return select(MachineTerm.machine_id).where(_term_prefix(q))
 
 
-def _search_by_name(q: str, page: int, per_page: int, with_total: bool) -> tuple[list[Machine], int | None]:
-    """Machines whose name has a word starting with q (no area matched): index-only paths.
+def _first_matches(q: str, page: int, per_page: int) -> list[Machine]:
+    """Type-ahead: the first matches in the alphabetical order of their matching words, straight
+    off the term index (shared < len(q) keeps one term per machine)."""
+    ids = list(db.session.scalars(
+        select(MachineTerm.machine_id)
+        .where(_term_prefix(q), MachineTerm.shared < len(q))
+        .order_by(MachineTerm.term, MachineTerm.machine_id)
+        .limit(per_page).offset((page - 1) * per_page)))
+    found = {m.id: m for m in db.session.scalars(select(Machine).where(Machine.id.in_(ids)))} if ids else {}
+    return [found[i] for i in ids if i in found]
 
-    The total counts term rows with shared < len(q): one per matching machine, no DISTINCT.
-    The page comes either from walking machines in id order and probing their terms (cheap when
-    matches are dense and the page is early) or from the set of matching ids (cheap when they
-    are few); the cost model is ~5 probes per id-order step against ~1 per matching id.
+
+def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], int]:
+    """Machines whose name has a word starting with q (no area matched), in id order.
+
+    The total counts term rows with shared < len(q): one per matching machine, no DISTINCT, an
+    index range. The page comes either from walking machines in id order and probing their terms
+    (cheap when matches are dense and the page is early) or from the set of matching ids (cheap
+    when they are few); the cost model is ~5 probes per id-order step against ~1 per matching id.
     """
-    # Counted even when the caller needs no total (type-ahead): it steers the plan, index-only.
     total = db.session.scalar(
         select(func.count()).select_from(MachineTerm)
         .where(_term_prefix(q), MachineTerm.shared < len(q))) or 0
@@ -94,13 +106,15 @@ def _search_by_name(q: str, page: int, per_page: int, with_total: bool) -> tuple
     offset = (page - 1) * per_page
     rows = select(Machine).order_by(Machine.id).limit(per_page).offset(offset)
     highest = db.session.scalar(select(func.max(Machine.id))) or 0
-    walk = 5 * (offset + per_page) * highest / total < total
-    if walk:
-        probe = select(MachineTerm.machine_id).where(MachineTerm.machine_id == Machine.id, _term_prefix(q))
-        rows = rows.where(probe.exists())
+    if 5 * (offset + per_page) * highest / total < total:
+        # A scalar subquery with LIMIT 1, not EXISTS: MariaDB turns EXISTS into a semi-join and
+        # materialises every match first, which is what this plan avoids.
+        probe = (select(literal(1)).where(MachineTerm.machine_id == Machine.id, _term_prefix(q))
+                 .limit(1).scalar_subquery())
+        rows = rows.where(probe == 1)
     else:
         rows = rows.where(Machine.id.in_(_named(q)))
-    return list(db.session.scalars(rows)), total if with_total else None
+    return list(db.session.scalars(rows)), total
 
 
 def search_machines(q: str | None = None, page: int = 1, per_page: int = 10, *,
@@ -109,8 +123,10 @@ def search_machines(q: str | None = None, page: int = 1, per_page: int = 10, *,
     q = normalise_query(q)
     offset = (page - 1) * per_page
     area_ids = _matching_area_ids(q) if q else []
-    if q and not area_ids:
-        rows, total = _search_by_name(q, page, per_page, with_total)
+    if q and not area_ids and not with_total:
+        rows, total = _first_matches(q, page, per_page), None
+    elif q and not area_ids:
+        rows, total = _search_by_name(q, page, per_page)
     else:
         rows_query = select(Machine).order_by(Machine.id)
         count_query = select(func.count()).select_from(Machine)

@@ -18,4 +18,5 @@ mountIsland("machines-table", MachinesTable, (props) => ({
   page: Number(props.page ?? 1) || 1,
   perPage: Number(props.perPage ?? 10) || 10,
   addButton: document.getElementById("machines-add"),
+  openAdd: props.add === true,
 }));

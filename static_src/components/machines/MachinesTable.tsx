@@ -23,6 +23,8 @@ export interface MachinesTableProps {
   perPage: number;
   /** The toolbar's Add Machine button, outside the island; its click opens the add modal. */
   addButton?: HTMLElement | null;
+  /** Open the add modal at once (the page was asked for ?add=1, e.g. from another tab). */
+  openAdd?: boolean;
   alert?: (message: string) => void;
 }
 
@@ -41,14 +43,14 @@ function pageHref(page: number): string {
   return `${window.location.pathname}?${params.toString()}`;
 }
 
-export function MachinesTable({ q, page, perPage, addButton, alert }: MachinesTableProps) {
+export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: MachinesTableProps) {
   const [machines, setMachines] = useState<Machine[]>([]);
   const [total, setTotal] = useState(0);
   const [areas, setAreas] = useState<AreaOption[]>([]);
   const [statuses, setStatuses] = useState<StatusOption[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialog, setDialog] = useState<Dialog>(openAdd ? { kind: "add" } : null);
 
   const applyMachines = useCallback(
     (payload: unknown) => {
