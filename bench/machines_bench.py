@@ -148,11 +148,12 @@ def run_mysql(count: int, runs: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark; `argv` are this script's options (none when bench/run.py calls it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=DEFAULT_GENERATED)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv or [])
     print(f"Machines benchmark: {args.count:,} machines, {args.runs} runs per query, "
           f"through the Flask test client; {os.cpu_count()} CPUs")
     if args.only in (None, "sqlite"):
@@ -162,4 +163,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
