@@ -105,4 +105,11 @@ describe("MachinesTable", () => {
     await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
     await waitFor(() => expect(alert).toHaveBeenCalledWith("Failed to create machine: Area not found."));
   });
+
+  it("opens the add modal at once when the page asked for it (?add=1)", async () => {
+    stubServer();
+    render(<MachinesTable q="" page={1} perPage={10} openAdd />);
+    expect(screen.getByRole("button", { name: "Add Machine" })).toBeTruthy();
+    await screen.findByRole("option", { name: "Purok 3" });
+  });
 });
