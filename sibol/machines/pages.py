@@ -1,16 +1,157 @@
-"""The SIBOL Machines page."""
+"""The SIBOL Machines page: five tabs as links (?tab=...), each rendered on the server.
+
+Forms here are the no-JavaScript path; the islands (machines-table, machines-selector,
+machines-add-dialog) add the modals, the type-ahead and the client reload through /api.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from urllib.parse import urlencode
+
+from flask import Blueprint, Flask, flash, redirect, render_template, request, url_for
 
 from ..access import module_required
+from ..errors import ServiceError
 from ..models import ModuleId
+from ..models.machines import PACKAGES
+from . import service
+from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
+
+TABS = (
+    ("process-panels", "Process Panels"),
+    ("chemical-additives", "Chemical Additives"),
+    ("machines", "Machines"),
+    ("waste-container", "Waste Container"),
+    ("analytics", "Analytics"),
+)
+DEFAULT_TAB = "chemical-additives"
+PER_PAGE_CHOICES = (10, 25, 50, 100)
+SELECTOR_OPTIONS = 20  # the no-JavaScript selector lists this many matches
+
+
+def init_app(app: Flask) -> None:
+    from .cli import register_commands
+
+    register_commands(app)
+
+
+def _int_arg(name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.args.get(name, "")
+    value = int(raw) if raw.isdigit() and len(raw) < 10 else default
+    return min(max(value, lo), hi)
+
+
+def page_url(**changes) -> str:
+    """This page's URL with some query parameters changed (None removes one)."""
+    args = {k: v for k, v in request.args.items() if k not in ("add", "edit")}
+    args.update(changes)
+    args = {k: v for k, v in args.items() if v not in (None, "")}
+    return url_for("machines.index") + ("?" + urlencode(args) if args else "")
 
 
 @bp.get("/sibol-machines")
 @module_required(ModuleId.MACHINES)
 def index():
-    return render_template("machines/index.html")
+    tab = request.args.get("tab", DEFAULT_TAB)
+    if tab not in dict(TABS):
+        tab = DEFAULT_TAB
+    q = request.args.get("q", "")[: service.QUERY_MAX]
+    context: dict = {"tabs": TABS, "tab": tab, "q": q, "packages": PACKAGES, "page_url": page_url,
+                     "area_label": area_label, "today": service.today_iso()}
+    if tab == "machines":
+        per_page = _int_arg("per_page", 10, 1, 100)
+        page = _int_arg("page", 1, 1, 10_000_000)
+        result = service.search_machines(q, page, per_page)
+        context.update(result=result, areas=service.list_areas(), statuses=service.list_statuses())
+        edit_id = request.args.get("edit")
+        context["editing"] = service.find_machine(edit_id) if edit_id else None
+        context["adding"] = request.args.get("add") == "1"
+    else:
+        machine = service.find_machine(request.args.get("machine")) or service.first_machine()
+        machine_q = request.args.get("machine_q", "")[: service.QUERY_MAX]
+        options = service.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
+        if machine is not None and all(m.id != machine.id for m in options):
+            options.insert(0, machine)
+        context.update(machine=machine, machine_options=options, machine_q=machine_q,
+                       adding=request.args.get("add") == "1" and machine is not None)
+        machine_id = machine.id if machine else None
+        if tab == "chemical-additives":
+            context["additives"] = service.list_chemical_additives(machine_id, q)
+        elif tab == "waste-container":
+            context["containers"] = service.list_waste_containers(machine_id, q)
+    return render_template("machines/index.html", **context)
+
+
+def _back(tab: str, **args) -> str:
+    query = {"tab": tab, **{k: v for k, v in args.items() if v}}
+    return url_for("machines.index") + "?" + urlencode(query)
+
+
+def _form_int(name: str) -> int | None:
+    raw = request.form.get(name, "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+@bp.post("/sibol-machines/machines")
+@module_required(ModuleId.MACHINES)
+def create_machine():
+    area_id = _form_int("areaId")
+    try:
+        if area_id is None:
+            raise ServiceError("Area is required.")
+        machine = service.create_machine(area_id, _form_int("status"))
+    except ServiceError as err:
+        flash(f"Failed to create machine: {err.message}", "error")
+        return redirect(_back("machines", add="1"))
+    flash("Machine created successfully!", "success")
+    return redirect(_back("machines", q=machine.name))
+
+
+@bp.post("/sibol-machines/machines/<machine_id>")
+@module_required(ModuleId.MACHINES)
+def update_machine(machine_id: str):
+    area_id = _form_int("areaId")
+    try:
+        machine = service.get_machine(machine_id)
+        if area_id is None:
+            raise ServiceError("Area is required.")
+        service.update_machine(machine.id, name=request.form.get("name", ""), area_id=area_id,
+                               status_id=_form_int("status"))
+    except ServiceError as err:
+        flash(f"Failed to update machine: {err.message}", "error")
+        return redirect(_back("machines", edit=machine_id if machine_id.isdigit() else None))
+    flash("Machine updated successfully!", "success")
+    return redirect(_back("machines"))
+
+
+@bp.post("/sibol-machines/chemical-additives")
+@module_required(ModuleId.MACHINES)
+def add_chemical_additive():
+    machine_id = request.form.get("machine", "")
+    form = request.form
+    try:
+        service.add_chemical_additive(
+            machine_id, area=form.get("area"), start_date=form.get("startDate"),
+            chemical_input=form.get("chemicalInput"), stage=form.get("stage"), value=form.get("value"),
+            units=form.get("units"), person_in_charge=form.get("personInCharge"))
+    except ServiceError as err:
+        flash(f"Failed to add chemical: {err.message}", "error")
+        return redirect(_back("chemical-additives", machine=machine_id, add="1"))
+    flash("Chemical added.", "success")
+    return redirect(_back("chemical-additives", machine=machine_id))
+
+
+@bp.post("/sibol-machines/waste-containers")
+@module_required(ModuleId.MACHINES)
+def add_waste_container():
+    machine_id = request.form.get("machine", "")
+    try:
+        service.add_waste_container(machine_id, area=request.form.get("area"),
+                                    start_date=request.form.get("startDate"))
+    except ServiceError as err:
+        flash(f"Failed to add waste container: {err.message}", "error")
+        return redirect(_back("waste-container", machine=machine_id, add="1"))
+    flash("Waste container added.", "success")
+    return redirect(_back("waste-container", machine=machine_id))

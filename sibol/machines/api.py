@@ -1,0 +1,142 @@
+"""/api/machines*: the machines list (plain, or paged and searched), create, update, the area and
+status options, and the chemical additives and waste containers of a machine."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from ..access import module_required
+from ..api import int_field, json_body, page_args, text_field
+from ..errors import Invalid
+from ..models import ModuleId
+from . import service
+from .serializers import (
+    area_json,
+    chemical_additive_json,
+    machine_json,
+    status_json,
+    waste_container_json,
+)
+
+bp = Blueprint("machines", __name__)
+
+PAGING_ARGS = ("q", "page", "per_page")
+MAX_PAGE = 10_000_000
+
+
+@bp.get("/machines")
+@module_required(ModuleId.MACHINES)
+def list_machines():
+    """No parameters: the spec's plain list of every machine. With q, page or per_page: one page,
+    {data, total, page, per_page}; `count=0` skips the total (type-ahead)."""
+    if not any(name in request.args for name in PAGING_ARGS):
+        return [machine_json(m) for m in service.all_machines()]
+    page, per_page = page_args(default_per_page=10)
+    if page > MAX_PAGE:  # page_args sets no ceiling; a huge offset overflows the database's integer
+        raise Invalid(f"page must be at most {MAX_PAGE}.", field="page")
+    q = request.args.get("q", "")
+    with_total = request.args.get("count", "1") != "0"
+    result = service.search_machines(q, page, per_page, with_total=with_total)
+    body = {
+        "data": [machine_json(m) for m in result.rows],
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+    }
+    if not with_total:
+        body["total"] = None
+    return body
+
+
+@bp.post("/machines")
+@module_required(ModuleId.MACHINES)
+def create_machine():
+    body = json_body()
+    area_id = int_field(body, "areaId", "Area_id", label="Area")
+    status_id = int_field(body, "status", "status_id", label="Status", required=False)
+    name = text_field(body, "name", "Name", label="Machine Name", required=False, max_length=service.NAME_MAX)
+    machine = service.create_machine(area_id, status_id, name)
+    return {"success": True, "message": "Machine created successfully!", "data": machine_json(machine)}, 201
+
+
+@bp.get("/machines/<machine_id>")
+@module_required(ModuleId.MACHINES)
+def show_machine(machine_id: str):
+    return {"success": True, "data": machine_json(service.get_machine(machine_id))}
+
+
+@bp.put("/machines/<machine_id>")
+@module_required(ModuleId.MACHINES)
+def update_machine(machine_id: str):
+    service.get_machine(machine_id)  # an unknown id is 404 before the body is judged
+    body = json_body()
+    name = text_field(body, "name", "Name", label="Machine Name", required=False, max_length=service.NAME_MAX)
+    area_id = int_field(body, "areaId", "Area_id", label="Area")
+    status_id = service.KEEP_STATUS
+    if "status" in body or "status_id" in body:
+        status_id = int_field(body, "status", "status_id", label="Status", required=False)
+    machine = service.update_machine(machine_id, name=name, area_id=area_id, status_id=status_id)
+    return {"success": True, "message": "Machine updated successfully!", "data": machine_json(machine)}
+
+
+@bp.get("/machines/statuses")
+@module_required(ModuleId.MACHINES)
+def statuses():
+    return [status_json(s) for s in service.list_statuses()]
+
+
+@bp.get("/machines/areas")
+@module_required(ModuleId.MACHINES)
+def areas():
+    return [area_json(a) for a in service.list_areas()]
+
+
+@bp.get("/machines/<machine_id>/chemical-additives")
+@module_required(ModuleId.MACHINES)
+def chemical_additives(machine_id: str):
+    machine = service.get_machine(machine_id)
+    rows = service.list_chemical_additives(machine.id, request.args.get("q"))
+    return [chemical_additive_json(r) for r in rows]
+
+
+@bp.post("/machines/<machine_id>/chemical-additives")
+@module_required(ModuleId.MACHINES)
+def add_chemical_additive(machine_id: str):
+    service.get_machine(machine_id)
+    body = json_body()
+    row = service.add_chemical_additive(
+        machine_id,
+        area=_text(body, "area"),
+        start_date=_text(body, "startDate", "date"),
+        chemical_input=_text(body, "chemicalInput"),
+        stage=_text(body, "stage"),
+        value=_text(body, "value"),
+        units=_text(body, "units"),
+        person_in_charge=_text(body, "personInCharge"),
+    )
+    return {"success": True, "data": chemical_additive_json(row)}, 201
+
+
+@bp.get("/machines/<machine_id>/waste-containers")
+@module_required(ModuleId.MACHINES)
+def waste_containers(machine_id: str):
+    machine = service.get_machine(machine_id)
+    rows = service.list_waste_containers(machine.id, request.args.get("q"))
+    return [waste_container_json(r) for r in rows]
+
+
+@bp.post("/machines/<machine_id>/waste-containers")
+@module_required(ModuleId.MACHINES)
+def add_waste_container(machine_id: str):
+    service.get_machine(machine_id)
+    body = json_body()
+    row = service.add_waste_container(
+        machine_id, area=_text(body, "area"), start_date=_text(body, "startDate"),
+        status=_text(body, "status"),
+    )
+    return {"success": True, "data": waste_container_json(row)}, 201
+
+
+def _text(body: dict, *names: str) -> str | None:
+    """A text field; lengths are judged by the service, which names the field."""
+    return text_field(body, *names, required=False, max_length=10_000)

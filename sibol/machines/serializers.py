@@ -1,0 +1,56 @@
+"""Spec spellings (section 3) of machines, statuses and areas; only here."""
+
+from __future__ import annotations
+
+from ..models import Area, Machine, MachineStatus
+from ..models.machines import ChemicalAdditive, WasteContainer
+
+
+def area_label(machine: Machine) -> str:
+    """The area's name, else 'Area {id}' (spec: the Area column's fallback)."""
+    return machine.area.name if machine.area and machine.area.name else f"Area {machine.area_id}"
+
+
+def machine_json(machine: Machine) -> dict:
+    return {
+        "machine_id": machine.id,
+        "Name": machine.name,
+        "Area_id": machine.area_id,
+        "Area_Name": machine.area.name if machine.area else None,
+        "status_id": machine.status_id,
+        "status_name": machine.status.name if machine.status else None,
+    }
+
+
+def status_json(status: MachineStatus) -> dict:
+    return {"Mach_status_id": status.id, "Status": status.name}
+
+
+def area_json(area: Area) -> dict:
+    return {"Area_id": area.id, "Area_Name": area.name}
+
+
+def chemical_additive_json(row: ChemicalAdditive) -> dict:
+    return {
+        "id": row.id,
+        "machineId": row.machine_id,
+        "chemicalInput": row.chemical_input,
+        "stage": row.stage,
+        "value": row.value,
+        "units": row.units,
+        "area": row.area,
+        "date": row.added_on.isoformat(),
+        "time": row.added_at.strftime("%H:%M"),
+        "personInCharge": row.person_in_charge,
+    }
+
+
+def waste_container_json(row: WasteContainer) -> dict:
+    return {
+        "id": row.id,
+        "machineId": row.machine_id,
+        "wasteContainerNo": row.container_no,
+        "area": row.area,
+        "status": row.status,
+        "startDate": row.start_date.isoformat(),
+    }

@@ -1,0 +1,115 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { MachinesTable } from "./MachinesTable";
+import { areaLabel, listOf, type Machine } from "./types";
+
+type Call = { method: string; url: string; body: unknown };
+
+const MACHINES: Machine[] = [
+  { machine_id: 7, Name: "Digester", Area_id: 2, Area_Name: "Purok 2", status_id: 1, status_name: "Active" },
+  { machine_id: 9, Name: "Orphan", Area_id: 42, Area_Name: null, status_id: null, status_name: null },
+];
+
+/** A fake server: answers by path; `fail` makes /api/machines?... answer that status. */
+function stubServer(fail?: { status: number; body: unknown }): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ method: init.method ?? "GET", url, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+      if (url.startsWith("/api/machines/areas")) return json({ data: [{ Area_id: 2, Area_Name: "Purok 2" }, { Area_id: 3, Area_Name: "Purok 3" }] });
+      if (url.startsWith("/api/machines/statuses")) return json([{ Mach_status_id: 1, Status: "Active" }]);
+      if (url.startsWith("/api/machines?")) {
+        if (fail) return json(fail.body, fail.status);
+        return json({ data: MACHINES, total: 2, page: 1, per_page: 10 });
+      }
+      if (url === "/api/machines" || url.startsWith("/api/machines/")) return json({ success: true });
+      return json({}, 404);
+    }),
+  );
+  return calls;
+}
+
+describe("machines helpers", () => {
+  it("reads lists plain or wrapped in data, and falls back to 'Area {id}'", () => {
+    expect(listOf([1])).toEqual([1]);
+    expect(listOf({ data: [2] })).toEqual([2]);
+    expect(listOf({ raw: "x" })).toEqual([]);
+    expect(areaLabel(MACHINES[1])).toBe("Area 42");
+  });
+});
+
+describe("MachinesTable", () => {
+  it("loads machines, areas and statuses together and shows the rows", async () => {
+    const calls = stubServer();
+    render(<MachinesTable q="dig" page={1} perPage={10} />);
+    expect(screen.getByText("Loading machines...")).toBeTruthy();
+    await screen.findByText("Digester");
+    expect(calls.map((c) => c.url)).toEqual([
+      "/api/machines?q=dig&page=1&per_page=10",
+      "/api/machines/areas",
+      "/api/machines/statuses",
+    ]);
+    expect(screen.getByText("#9")).toBeTruthy();
+    expect(screen.getByText("Area 42")).toBeTruthy();
+    expect(screen.getByText("No Status").className).toContain("badge--grey");
+    expect(screen.getByText("1-2 of 2")).toBeTruthy();
+  });
+
+  it("shows the server's message, or the fallback, in a dismissible banner", async () => {
+    stubServer({ status: 500, body: { message: "Database is down" } });
+    const { unmount } = render(<MachinesTable q="" page={1} perPage={10} />);
+    expect((await screen.findByRole("alert")).textContent).toContain("Database is down");
+    await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("alert")).toBeNull();
+    unmount();
+    stubServer({ status: 502, body: "" });
+    render(<MachinesTable q="" page={1} perPage={10} />);
+    expect((await screen.findByRole("alert")).textContent).toContain("HTTP 502");
+  });
+
+  it("edits: a blank name keeps the old one, No Status sends null, then reloads", async () => {
+    const calls = stubServer();
+    const alert = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} alert={alert} />);
+    await userEvent.click(await screen.findByRole("button", { name: "Edit machine #7" }));
+    expect(screen.getByText("Edit Machine #7")).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText(/Machine Name/));
+    await userEvent.selectOptions(screen.getByLabelText(/^Area/), "3");
+    await userEvent.selectOptions(screen.getByLabelText("Status"), "");
+    await userEvent.click(screen.getByRole("button", { name: "Update Machine" }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine updated successfully!"));
+    const put = calls.find((c) => c.method === "PUT");
+    expect(put).toEqual({ method: "PUT", url: "/api/machines/7", body: { name: "Digester", areaId: 3, status: null } });
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith("/api/machines?")).length).toBe(2));
+  });
+
+  it("adds through the toolbar button and reports a refusal", async () => {
+    const calls = stubServer();
+    const button = document.createElement("a");
+    document.body.append(button);
+    const alert = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} alert={alert} addButton={button} />);
+    await screen.findByText("Digester");
+    button.click();
+    await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
+    await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine created successfully!"));
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ areaId: 2 });
+
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ message: "Area not found." }), { status: 400 })));
+    button.click();
+    await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
+    await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith("Failed to create machine: Area not found."));
+  });
+
+  it("opens the add modal at once when the page asked for it (?add=1)", async () => {
+    stubServer();
+    render(<MachinesTable q="" page={1} perPage={10} openAdd />);
+    expect(screen.getByRole("button", { name: "Add Machine" })).toBeTruthy();
+    await screen.findByRole("option", { name: "Purok 3" });
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * The Machines tab's table: loads machines (one page of the search), areas and statuses in
+ * parallel when it opens, shows 'Loading machines...', a dismissible error banner, the rows with
+ * their Edit buttons, the pager, and the Add/Edit modals; reloads the machines after a change.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../../lib/api";
+import { AddMachineModal, EditMachineModal } from "./MachineModals";
+import {
+  areaLabel,
+  listOf,
+  messageOf,
+  statusBadgeClass,
+  type AreaOption,
+  type Machine,
+  type MachinePage,
+  type StatusOption,
+} from "./types";
+
+export interface MachinesTableProps {
+  q: string;
+  page: number;
+  perPage: number;
+  /** The toolbar's Add Machine button, outside the island; its click opens the add modal. */
+  addButton?: HTMLElement | null;
+  /** Open the add modal at once (the page was asked for ?add=1, e.g. from another tab). */
+  openAdd?: boolean;
+  alert?: (message: string) => void;
+}
+
+type Dialog = { kind: "add" } | { kind: "edit"; machine: Machine } | null;
+
+function machinesPath(q: string, page: number, perPage: number): string {
+  const params = new URLSearchParams({ q, page: String(page), per_page: String(perPage) });
+  return `/api/machines?${params.toString()}`;
+}
+
+function pageHref(page: number): string {
+  const params = new URLSearchParams(window.location.search);
+  params.delete("add");
+  params.delete("edit");
+  params.set("page", String(page));
+  return `${window.location.pathname}?${params.toString()}`;
+}
+
+export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: MachinesTableProps) {
+  const [machines, setMachines] = useState<Machine[]>([]);
+  const [total, setTotal] = useState(0);
+  const [areas, setAreas] = useState<AreaOption[]>([]);
+  const [statuses, setStatuses] = useState<StatusOption[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(openAdd ? { kind: "add" } : null);
+
+  const applyMachines = useCallback(
+    (payload: unknown) => {
+      const rows = listOf<Machine>(payload);
+      setMachines(rows);
+      const paged = payload as Partial<MachinePage> | null;
+      setTotal(typeof paged?.total === "number" ? paged.total : rows.length);
+    },
+    [],
+  );
+
+  const loadAll = useCallback(async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const [machinePayload, areaPayload, statusPayload] = await Promise.all([
+        api.get(machinesPath(q, page, perPage)),
+        api.get("/api/machines/areas"),
+        api.get("/api/machines/statuses"),
+      ]);
+      applyMachines(machinePayload);
+      setAreas(listOf<AreaOption>(areaPayload));
+      setStatuses(listOf<StatusOption>(statusPayload));
+    } catch (err) {
+      setError(messageOf(err, "Failed to load machine data"));
+    } finally {
+      setLoading(false);
+    }
+  }, [q, page, perPage, applyMachines]);
+
+  const reloadMachines = useCallback(async () => {
+    setLoading(true);
+    try {
+      applyMachines(await api.get(machinesPath(q, page, perPage)));
+    } catch (err) {
+      setError(messageOf(err, "Failed to load machine data"));
+    } finally {
+      setLoading(false);
+    }
+  }, [q, page, perPage, applyMachines]);
+
+  useEffect(() => {
+    void loadAll();
+  }, [loadAll]);
+
+  useEffect(() => {
+    if (!addButton) return;
+    const open = (event: Event) => {
+      event.preventDefault();
+      setDialog({ kind: "add" });
+    };
+    addButton.addEventListener("click", open);
+    return () => addButton.removeEventListener("click", open);
+  }, [addButton]);
+
+  const close = () => setDialog(null);
+  const saved = () => {
+    setDialog(null);
+    void reloadMachines();
+  };
+
+  const first = total === 0 ? 0 : (page - 1) * perPage + 1;
+  const last = Math.min(page * perPage, total);
+
+  return (
+    <>
+      {error && (
+        <div className="banner banner--error" role="alert" data-testid="machines-error">
+          <button type="button" className="banner__close" aria-label="Dismiss" onClick={() => setError(null)}>
+            &times;
+          </button>
+          {error}
+        </div>
+      )}
+      <div className="table-wrap">
+        <table className="table" id="machines-table" aria-busy={loading}>
+          <thead>
+            <tr>
+              <th scope="col">Machine ID</th>
+              <th scope="col">Machine Name</th>
+              <th scope="col">Area</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {loading ? (
+              <tr className="table__empty">
+                <td colSpan={5}>Loading machines...</td>
+              </tr>
+            ) : machines.length === 0 ? (
+              <tr className="table__empty">
+                <td colSpan={5}>No machines found. Click &apos;Add Machine&apos; to create one.</td>
+              </tr>
+            ) : (
+              machines.map((m) => (
+                <tr key={m.machine_id}>
+                  <td>#{m.machine_id}</td>
+                  <td>{m.Name}</td>
+                  <td>{areaLabel(m)}</td>
+                  <td>
+                    <span className={statusBadgeClass(m.status_name)}>{m.status_name || "No Status"}</span>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      aria-label={`Edit machine #${m.machine_id}`}
+                      onClick={() => setDialog({ kind: "edit", machine: m })}
+                    >
+                      Edit
+                    </button>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {!loading && (
+        <div className="pager">
+          <span className="pager__label">
+            {first}-{last} of {total}
+          </span>
+          {page > 1 && (
+            <a className="btn btn--small" rel="prev" href={pageHref(page - 1)}>
+              &lsaquo; Prev
+            </a>
+          )}
+          {last < total && (
+            <a className="btn btn--small" rel="next" href={pageHref(page + 1)}>
+              Next &rsaquo;
+            </a>
+          )}
+        </div>
+      )}
+      {dialog?.kind === "add" && <AddMachineModal areas={areas} onClose={close} onSaved={saved} alert={alert} />}
+      {dialog?.kind === "edit" && (
+        <EditMachineModal
+          machine={dialog.machine}
+          areas={areas}
+          statuses={statuses}
+          onClose={close}
+          onSaved={saved}
+          alert={alert}
+        />
+      )}
+    </>
+  );
+}

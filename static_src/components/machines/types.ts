@@ -1,0 +1,59 @@
+/** Shapes of /api/machines* (spec section 3 spellings) and helpers to read them. */
+
+export interface Machine {
+  machine_id: number;
+  Name: string;
+  Area_id: number;
+  Area_Name: string | null;
+  status_id: number | null;
+  status_name: string | null;
+}
+
+export interface AreaOption {
+  Area_id: number;
+  Area_Name: string;
+}
+
+export interface StatusOption {
+  Mach_status_id: number;
+  Status: string;
+}
+
+export interface MachinePage {
+  data: Machine[];
+  total: number | null;
+  page: number;
+  per_page: number;
+}
+
+/** A list answer: the list itself, or wrapped in `data` (spec section 7: "possibly in data"). */
+export function listOf<T>(payload: unknown): T[] {
+  if (Array.isArray(payload)) return payload as T[];
+  if (payload && typeof payload === "object" && Array.isArray((payload as { data?: unknown }).data)) {
+    return (payload as { data: T[] }).data;
+  }
+  return [];
+}
+
+/** The Area column: the area's name, else 'Area {id}'. */
+export function areaLabel(machine: Machine): string {
+  return machine.Area_Name ? machine.Area_Name : `Area ${machine.Area_id}`;
+}
+
+const STATUS_COLOURS: Record<string, string> = {
+  Active: "green",
+  Inactive: "grey",
+  "Under Maintenance": "orange",
+  Offline: "red",
+};
+
+export function statusBadgeClass(status: string | null): string {
+  if (!status) return "badge badge--grey";
+  return `badge badge--${STATUS_COLOURS[status] ?? "blue"}`;
+}
+
+/** The error text of a failed call, or the fallback (spec section 8). */
+export function messageOf(err: unknown, fallback: string): string {
+  if (err instanceof Error && err.message.trim() !== "") return err.message;
+  return fallback;
+}

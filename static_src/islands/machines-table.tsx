@@ -1,0 +1,22 @@
+/**
+ * Island "machines-table": the Machines tab's table with its Add/Edit modals.
+ *
+ *   <div data-island="machines-table" data-props='{"q": "", "page": 1, "perPage": 10}'>
+ *     (the server-rendered table: the no-JavaScript fallback)
+ *   </div>
+ *
+ * The toolbar's Add Machine button (#machines-add) opens the add modal instead of following its
+ * link. Server dialogs opened by ?add=1 / ?edit=ID (no-JavaScript path) are removed.
+ */
+import { MachinesTable } from "../components/machines/MachinesTable";
+import { mountIsland } from "../lib/mount";
+
+for (const id of ["machine-add-nojs", "machine-edit-nojs"]) document.getElementById(id)?.remove();
+
+mountIsland("machines-table", MachinesTable, (props) => ({
+  q: String(props.q ?? ""),
+  page: Number(props.page ?? 1) || 1,
+  perPage: Number(props.perPage ?? 10) || 10,
+  addButton: document.getElementById("machines-add"),
+  openAdd: props.add === true,
+}));

@@ -1,0 +1,166 @@
+"""/sibol-machines in headless Chromium: the machine modals, search, the error banner, the
+chemical additive and waste container forms, and the type-ahead machine selector."""
+
+from __future__ import annotations
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from sibol.models import RoleId
+from tests.factories import DEFAULT_PASSWORD, make_account, make_machine
+from tests.factories_machines import make_additive, make_container, status_id
+
+
+def wait(browser, timeout: float = 10):
+    # The island re-renders the table after each change; a row read mid-render is retried.
+    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def sign_in(browser, live_server, in_app, next_path: str):
+    with in_app():
+        account = make_account(role=RoleId.STAFF)
+        username = account.username
+    browser.get(f"{live_server.url}/login")
+    browser.find_element(By.ID, "username").send_keys(username)
+    browser.find_element(By.ID, "password").send_keys(DEFAULT_PASSWORD)
+    browser.find_element(By.ID, "sign-in").click()
+    wait(browser).until(EC.url_contains("/dashboard"))
+    browser.get(f"{live_server.url}{next_path}")
+
+
+def accept_alert(browser) -> str:
+    alert = wait(browser).until(EC.alert_is_present())
+    message = alert.text
+    alert.accept()
+    return message
+
+
+def table_text(browser) -> str:
+    return browser.find_element(By.ID, "machines-table").text
+
+
+def loaded(browser) -> str:
+    wait(browser).until(lambda d: "Loading machines..." not in table_text(d))
+    return table_text(browser)
+
+
+def row_of(browser, machine_id: int) -> str:
+    for row in browser.find_elements(By.CSS_SELECTOR, "#machines-table tbody tr"):
+        text = " ".join(row.text.split())
+        if text.startswith(f"#{machine_id} "):
+            return text
+    return ""
+
+
+def edit(browser, machine_id: int, *, name=None, area=None, status=None):
+    browser.find_element(By.CSS_SELECTOR, f'button[aria-label="Edit machine #{machine_id}"]').click()
+    dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "machine-edit")))
+    assert dialog.find_element(By.TAG_NAME, "h2").text == f"Edit Machine #{machine_id}"
+    if name is not None:
+        field = dialog.find_element(By.ID, "machine-edit-name")
+        field.clear()
+        field.send_keys(name)
+    if area is not None:
+        Select(dialog.find_element(By.ID, "machine-edit-area")).select_by_visible_text(area)
+    if status is not None:
+        Select(dialog.find_element(By.ID, "machine-edit-status")).select_by_visible_text(status)
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert accept_alert(browser) == "Machine updated successfully!"
+
+
+def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app):
+    with in_app():
+        make_machine("Existing Composter", area="Purok 1", status_id=status_id("Active"))
+    sign_in(browser, live_server, in_app, "/sibol-machines?tab=machines")
+    assert "Existing Composter" in loaded(browser)
+
+    browser.find_element(By.ID, "machines-add").click()
+    dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "machine-add")))
+    assert "Area *" in dialog.text and "Start Date *" in dialog.text
+    Select(dialog.find_element(By.ID, "machine-add-area")).select_by_visible_text("Purok 2")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert accept_alert(browser) == "Machine created successfully!"
+    wait(browser).until(lambda d: "SIBOL Machine" in loaded(d))
+    new_id = int(table_text(browser).split("SIBOL Machine ")[1].split()[0])
+    assert row_of(browser, new_id) == f"#{new_id} SIBOL Machine {new_id} Purok 2 No Status Edit"
+
+    edit(browser, new_id, name="Renamed Digester", area="Purok 4", status="Offline")
+    wait(browser).until(lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 Offline Edit")
+    edit(browser, new_id, status="No Status")
+    wait(browser).until(lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 No Status Edit")
+
+    search = browser.find_element(By.ID, "machines-q")
+    search.send_keys("RENAMED dig")
+    search.submit()
+    wait(browser).until(EC.url_contains("q=RENAMED"))
+    text = loaded(browser)
+    assert "Renamed Digester" in text and "Existing Composter" not in text
+
+
+def test_error_banner_when_the_machines_call_fails(live_server, browser, in_app):
+    sign_in(browser, live_server, in_app, "/sibol-machines?tab=machines")
+    loaded(browser)
+    # A stale bearer token makes every /api call anonymous: the server refuses with 401.
+    browser.execute_script("localStorage.setItem('token', 'stale-token')")
+    browser.refresh()
+    banner = wait(browser).until(
+        EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=machines-error]")))
+    assert "Sign in to continue." in banner.text
+    banner.find_element(By.CSS_SELECTOR, "button[aria-label=Dismiss]").click()
+    wait(browser).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[data-testid=machines-error]"))
+
+
+def test_rows_follow_the_selector_and_the_add_forms_save(live_server, browser, in_app):
+    with in_app():
+        alpha, beta = make_machine("Alpha Digester"), make_machine("Beta Shredder")
+        make_additive(alpha, chemical_input="Lime")
+        make_additive(beta, chemical_input="Urea")
+        make_container(alpha, container_no="WC-ALPHA")
+        beta_id = beta.id
+    sign_in(browser, live_server, in_app, "/sibol-machines")
+    table = browser.find_element(By.ID, "chemical-additives")
+    assert "Lime" in table.text and "Urea" not in table.text
+
+    combo = wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "input[role=combobox]")))
+    assert combo.get_attribute("value") == "Alpha Digester"
+    combo.click()
+    combo.send_keys("beta")
+    option = wait(browser).until(EC.visibility_of_element_located(
+        (By.CSS_SELECTOR, f'li[role=option][data-machine-id="{beta_id}"]')))
+    option.click()
+    wait(browser).until(EC.url_contains(f"machine={beta_id}"))
+    table = browser.find_element(By.ID, "chemical-additives")
+    assert "Urea" in table.text and "Lime" not in table.text
+
+    browser.find_element(By.ID, "machines-add").click()
+    dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "add-row-dialog")))
+    Select(dialog.find_element(By.ID, "add-area")).select_by_visible_text("Package 3")
+    dialog.find_element(By.ID, "add-chem").send_keys("Molasses")
+    dialog.find_element(By.ID, "add-person").send_keys("Lito Lapid")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser).until(lambda d: "Molasses" in d.find_element(By.ID, "chemical-additives").text)
+    assert "Lito Lapid" in browser.find_element(By.ID, "chemical-additives").text
+
+    browser.find_element(By.LINK_TEXT, "Waste Container").click()
+    combo = wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "input[role=combobox]")))
+    assert combo.get_attribute("value") == "Alpha Digester"  # the default: the first machine
+    assert "WC-ALPHA" in browser.find_element(By.ID, "waste-containers").text
+    browser.find_element(By.ID, "machines-add").click()
+    dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "add-row-dialog")))
+    Select(dialog.find_element(By.ID, "add-area")).select_by_visible_text("Package 2")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser).until(lambda d: "Package 2" in d.find_element(By.ID, "waste-containers").text)
+    assert "Not Full" in browser.find_element(By.ID, "waste-containers").text
+
+
+def test_machines_and_rows_read_without_javascript(live_server, browser_nojs, in_app):
+    with in_app():
+        machine = make_machine("Plain Digester", area="Purok 3")
+        make_additive(machine, chemical_input="Lime")
+        machine_id = machine.id
+    sign_in(browser_nojs, live_server, in_app, "/sibol-machines?tab=machines")
+    assert f"#{machine_id} Plain Digester Purok 3 No Status" in table_text(browser_nojs).replace("\n", " ")
+    browser_nojs.find_element(By.LINK_TEXT, "Chemical Additives").click()
+    assert "Lime" in browser_nojs.find_element(By.ID, "chemical-additives").text
