@@ -11,6 +11,7 @@ from werkzeug.exceptions import BadRequest
 from ..errors import Invalid, Unsupported
 
 MAX_PER_PAGE = 100
+MAX_PAGE = 1_000_000
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
@@ -97,6 +98,8 @@ def page_args(default_per_page: int = 10) -> tuple[int, int]:
     per_page = number("per_page", default_per_page)
     if page < 1:
         raise Invalid("page must be 1 or more.", field="page")
+    if page > MAX_PAGE:  # beyond any real list, and past what a database integer holds
+        raise Invalid(f"page must be at most {MAX_PAGE}.", field="page")
     if not 1 <= per_page <= MAX_PER_PAGE:
         raise Invalid(f"per_page must be between 1 and {MAX_PER_PAGE}.", field="per_page")
     return page, per_page

@@ -61,7 +61,8 @@ def build_openapi(app: Flask) -> dict:
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             extra = OPERATIONS.get((rule.endpoint, method), {})
             success = str(extra.get("status", 200))
-            responses = {success: ANY_JSON}
+            redirect = {"description": "Redirect to the next page", "headers": {"Location": {"schema": {"type": "string"}}}}
+            responses = {success: redirect if success.startswith("3") else ANY_JSON}
             for code in extra.get("errors", ["400", "404", "405", "415"]):
                 responses[code] = {"description": ERROR_TEXT[code],
                                    "content": {"application/json": {"schema": ERROR}}}

@@ -19,4 +19,6 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.auth.logout", "POST"): {"errors": ["400"]},
     ("api.auth.allowed_modules", "GET"): {"errors": []},
+    ("google.login", "GET"): {"status": 302, "errors": []},
+    ("google.authorized", "GET"): {"status": 302, "errors": []},
 }

@@ -46,3 +46,13 @@ whenReady(() => {
     });
   }
 });
+
+// Shared: a <select data-autosubmit> (e.g. 'Records per page' in the pager macro) submits its
+// form on change, so the page size applies at once; without JavaScript the form's button does it.
+whenReady(() => {
+  for (const select of document.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]")) {
+    if (select.dataset.autosubmitBound) continue;
+    select.dataset.autosubmitBound = "1";
+    select.addEventListener("change", () => select.form?.requestSubmit());
+  }
+});

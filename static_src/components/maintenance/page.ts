@@ -216,10 +216,6 @@ export function enhancePage(root: Document, props: PageProps): void {
     });
   }
 
-  for (const select of root.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]")) {
-    select.addEventListener("change", () => select.form?.requestSubmit());
-  }
-
   wireConfirms(root);
 
   const form = root.querySelector<HTMLFormElement>("#mnt-request-form");
