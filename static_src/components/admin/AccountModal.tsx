@@ -28,9 +28,10 @@ function defaultRole(roles: AdminProps["roles"]): number {
   return roles.find((r) => r.Roles_id === 4)?.Roles_id ?? roles[0]?.Roles_id ?? 1;
 }
 
-function failure(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.message || fallback;
-  return fallback;
+/** The server's message; spec section 8's fallback when the response carried none. */
+export function failure(err: unknown, fallback: string): string {
+  if (!(err instanceof ApiError) || !err.message || err.message === `HTTP ${err.status}`) return fallback;
+  return err.message;
 }
 
 export function AccountModal(props: AccountModalProps) {

@@ -14,12 +14,18 @@ type ModalState =
   | { mode: "edit"; account: AdminAccount; audit: AuditItem[] }
   | null;
 
-function message(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.message ? err.message : fallback;
+/** The server's message; spec section 8's fallback when the response carried none. */
+export function message(err: unknown, fallback: string): string {
+  if (!(err instanceof ApiError) || !err.message || err.message === `HTTP ${err.status}`) return fallback;
+  return err.message;
+}
+
+function reloadPage(): void {
+  window.location.reload();
 }
 
 /** Shows the table's loading text while the page (list and badge) is fetched again. */
-export function reloadList(from: Element | null): void {
+export function reloadList(from: Element | null, reload: () => void = reloadPage): void {
   const tbody = from?.closest("table")?.querySelector("tbody");
   if (tbody) {
     const columns = tbody.closest("table")?.querySelectorAll("thead th").length ?? 1;
@@ -31,7 +37,7 @@ export function reloadList(from: Element | null): void {
     row.append(cell);
     tbody.replaceChildren(row);
   }
-  window.location.reload();
+  reload();
 }
 
 function dropBadge(): void {
@@ -42,7 +48,12 @@ function dropBadge(): void {
   badge.textContent = String(count);
 }
 
-export function AdminConsole(props: AdminProps) {
+export interface AdminConsoleProps extends AdminProps {
+  /** Fetches the page again (the list, the badge); tests pass a spy. */
+  reload?: () => void;
+}
+
+export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProps) {
   const [modal, setModal] = useState<ModalState>(null);
 
   const openEdit = useCallback(async (id: string) => {
@@ -94,7 +105,7 @@ export function AdminConsole(props: AdminProps) {
         }
         if (success) window.alert(success);
         if (adminToggle === undefined) dropBadge();
-        reloadList(form);
+        reloadList(form, reload);
       };
       if (adminToggle !== undefined) {
         const isActive = form.dataset.active === "1";
@@ -131,7 +142,7 @@ export function AdminConsole(props: AdminProps) {
       document.removeEventListener("submit", onSubmit);
       document.removeEventListener("change", onChange);
     };
-  }, [openEdit]);
+  }, [openEdit, reload]);
 
   const close = useCallback(() => setModal(null), []);
 
@@ -143,8 +154,8 @@ export function AdminConsole(props: AdminProps) {
       onClose={close}
       onSaved={(mode) => {
         setModal(null);
-        if (mode === "edit") window.location.reload();
-        else reloadList(document.getElementById("accounts-table"));
+        if (mode === "edit") reload();
+        else reloadList(document.getElementById("accounts-table"), reload);
       }}
     />
   );
