@@ -115,7 +115,12 @@ export function AccountModal(props: AccountModalProps) {
       <div className="modal admin-modal" role="dialog" aria-modal="true" aria-labelledby="account-modal-title">
         <div className="modal__head">
           <h2 id="account-modal-title">{created ? "Account created" : title}</h2>
-          <button type="button" className="modal__close" aria-label="Close" onClick={onClose}>
+          <button
+            type="button"
+            className="modal__close"
+            aria-label="Close"
+            onClick={() => (created ? onSaved("create") : onClose())}
+          >
             ×
           </button>
         </div>
