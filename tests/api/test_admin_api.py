@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db, mail
-from sibol.models import Account, AccountStatus, ApiToken, ModuleId, RoleId
+from sibol.models import Account, AccountStatus, ApiToken, Barangay, ModuleId, RoleId
 from sibol.models.admin import AuditEntry
 from sibol.models.auth import AccountToken, TokenPurpose
 from sibol.passwords import meets_password_rule
@@ -29,6 +29,10 @@ def admin(app):
 @pytest.fixture
 def h(admin, api_headers):
     return api_headers(admin)
+
+
+def first_barangay() -> int:
+    return db.session.scalar(select(Barangay.id).order_by(Barangay.id))
 
 
 def count(model) -> int:
@@ -59,13 +63,13 @@ def test_admin_lists_need_the_admin_module(client, api_headers, path):
 
 def test_accounts_list_has_the_spec_fields(client, h, admin):
     make_account(first_name="Juan", last_name="Cruz", email="juan@example.test", username="juan.cruz",
-                 role=RoleId.OPERATOR, barangay_id=1)
+                 role=RoleId.OPERATOR, barangay_id=first_barangay())
     res = client.get("/api/admin/accounts", headers=h)
     assert res.status_code == 200 and res.json["success"] is True
     assert res.json["users"] == res.json["list"]
     juan = next(u for u in res.json["users"] if u["Username"] == "juan.cruz")
     assert juan["FirstName"] == "Juan" and juan["LastName"] == "Cruz"
-    assert juan["Email"] == "juan@example.test" and juan["Barangay_id"] == 1
+    assert juan["Email"] == "juan@example.test" and juan["Barangay_id"] == first_barangay()
     assert juan["Roles"] == RoleId.OPERATOR and juan["IsActive"] == 1 and juan["Access"] == [1, 2, 3, 5]
     assert isinstance(juan["Account_id"], int)
 
@@ -128,16 +132,18 @@ def test_reference_lists(client, h):
 
 def create_body(**extra):
     body = {"FirstName": "Maria Clara", "LastName": "De la Cruz", "Email": "maria@example.test",
-            "Roles": 2, "Barangay_id": 1}
+            "Roles": 2}
     body.update(extra)
     return body
 
 
 def test_create_with_blank_password_generates_one_and_mails_it(client, h, admin):
     with mail.record_messages() as outbox:
-        res = client.post("/api/admin/create", json=create_body(Password=""), headers=h)
+        res = client.post("/api/admin/create", json=create_body(Password="", Barangay_id=first_barangay()),
+                          headers=h)
     assert res.status_code == 201, res.json
     user, password = res.json["user"], res.json["generatedPassword"]
+    assert user["Barangay_id"] == first_barangay()
     assert user["Username"] == "maria.clara.de.la.cruz"
     assert user["Access"] == [1, 2, 3, 4, 5]  # Barangay Staff defaults
     assert len(password) == 8 and meets_password_rule(password)
@@ -183,7 +189,7 @@ def test_create_makes_the_derived_username_unique(client, h):
     (create_body(Access=[1, 99]), 400, "Access"),
     (create_body(Access=["teleport"]), 400, "Access"),
     (create_body(Access=7), 400, "Access"),
-    (create_body(Barangay_id=999), 400, "Barangay_id"),
+    (create_body(Barangay_id=99999), 400, "Barangay_id"),
     (create_body(Password="weak"), 400, "Password"),
     (create_body(Email="not-an-email"), 400, "Email"),
     (create_body(FirstName=""), 400, "FirstName"),
@@ -219,7 +225,7 @@ def test_edit_changes_role_and_access_only_and_is_audited(client, h, admin):
     user = make_account(role=RoleId.HOUSEHOLD, first_name="Old", email="keep@example.test", username="keepme")
     res = client.put(f"/api/admin/{user.id}", headers=h, json={
         "Account_id": user.id, "Username": "hacked", "FirstName": "New", "Email": "new@example.test",
-        "Barangay_id": 2, "Roles": 2, "Access": [1, 2, 3]})
+        "Barangay_id": first_barangay(), "Roles": 2, "Access": [1, 2, 3]})
     assert res.status_code == 200 and res.json["user"]["Roles"] == 2 and res.json["user"]["Access"] == [1, 2, 3]
     db.session.expire_all()
     stored = db.session.get(Account, user.id)
