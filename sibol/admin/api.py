@@ -168,6 +168,15 @@ def account_audit(account_id: int):
     return {"success": True, "entries": [audit_json(e) for e in service.recent_audit(found.id, 50)]}
 
 
+@bp.get("/audit")
+@module_required(ADMIN)
+def audit_log():
+    page, per_page = page_args(default_per_page=50)
+    listing = service.list_audit(page, per_page)
+    return {"success": True, "entries": [audit_json(e) for e in listing.items], "total": listing.total,
+            "page": listing.page, "per_page": listing.per_page}
+
+
 @bp.get("/roles")
 @module_required(ADMIN)
 def roles():

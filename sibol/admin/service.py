@@ -134,6 +134,16 @@ def recent_audit(account_id: int, limit: int = 10) -> list[AuditEntry]:
     ))
 
 
+def list_audit(page: int = 1, per_page: int = 50) -> Page:
+    """The whole audit log, newest first."""
+    total = db.session.scalar(select(func.count(AuditEntry.id))) or 0
+    items = list(db.session.scalars(
+        select(AuditEntry).order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
+        .offset((page - 1) * per_page).limit(per_page)
+    ))
+    return Page(items, total, page, per_page)
+
+
 def audit_details(entry: AuditEntry) -> dict:
     try:
         details = json.loads(entry.details or "{}")

@@ -395,9 +395,46 @@ def test_audit_endpoint_and_unknown_account(client, h, admin):
     assert client.get("/api/admin/999999", headers=h).status_code == 404
 
 
+def test_whole_audit_log_newest_first(client, h, admin):
+    user, pending = make_account(), make_pending()
+    client.patch(f"/api/admin/{user.id}/active", json={"isActive": False}, headers=h)
+    client.post(f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": "Spam"}, headers=h)
+    res = client.get("/api/admin/audit?per_page=1", headers=h).json
+    assert res["total"] == 2 and len(res["entries"]) == 1
+    assert res["entries"][0]["action"] == "reject" and res["entries"][0]["summary"].endswith(": Spam")
+    assert client.get("/api/admin/audit?page=2&per_page=1", headers=h).json["entries"][0]["action"] == "disable"
+    assert client.get("/api/admin/audit?per_page=0", headers=h).status_code == 400
+
+
 def test_staff_with_admin_module_is_the_actor_recorded(client, api_headers):
     make_admin()
     helper = make_account(role=RoleId.STAFF, modules=[int(m) for m in ModuleId])
     user = make_account()
     client.patch(f"/api/admin/{user.id}/active", json={"isActive": False}, headers=api_headers(helper))
     assert audit_of(user.id)[0].actor_id == helper.id
+
+
+JUNK = [None, True, False, 0, -1, 1.5, 2**40, "", "x" * 5000, [], [None], {}, {"a": [1]}]
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_no_junk_value_gives_a_500_or_a_partial_write(client, h, admin, junk):
+    user, pending = make_account(role=RoleId.HOUSEHOLD), make_pending()
+    before = count(Account), count(AuditEntry)
+    calls = []
+    for field in ("FirstName", "LastName", "Email", "Roles", "Access", "Barangay_id", "Username", "Password"):
+        calls.append(("post", "/api/admin/create", create_body(**{field: junk})))
+    for field in ("Roles", "Access"):
+        calls.append(("put", f"/api/admin/{user.id}", {field: junk}))
+    calls.append(("patch", f"/api/admin/{user.id}/active", {"isActive": junk}))
+    calls.append(("post", f"/api/admin/pending-accounts/{pending.id}/reject", {"reason": junk}))
+    calls.append(("post", "/api/admin/create", junk))
+    for method, path, body in calls:
+        res = getattr(client, method)(path, json=body, headers=h)
+        assert res.status_code < 500 and res.is_json, (method, path, body, res.status_code)
+        if res.status_code >= 400:
+            assert res.json["success"] is False and res.json["message"]
+    db.session.expire_all()
+    # Only the writes that were valid happened, each with its audit entry.
+    accounts, audits = count(Account), count(AuditEntry)
+    assert accounts - before[0] <= audits - before[1]
