@@ -75,8 +75,8 @@ def make_caller(kind: str):
     return make_account(role=ROLE_OF[kind])
 
 
-def expected(access, caller, is_api: bool) -> str:
-    """'login' (302 to /login or 401), 'forbidden' (403), 'allowed' (anything but 401/403)."""
+def expected(access, caller) -> str:
+    """'login' (page: 302 to /login; API: 401), 'forbidden' (403), 'allowed' (neither), 'any'."""
     active = caller is not None and caller.status == AccountStatus.ACTIVE and caller.is_enabled
     if access.kind == PUBLIC:
         return "any"
@@ -135,7 +135,7 @@ def test_route_walk(app, kind):
             continue  # reported by test_every_route_declares_its_access
         path = url_for_rule(rule)
         is_api = path == "/api" or path.startswith("/api/")
-        want = expected(access, caller, is_api)
+        want = expected(access, caller)
         res = request_as(app, caller, method, path)
         walked += 1
         status = res.status_code
