@@ -29,6 +29,7 @@ from ..models import (
     ModuleId,
     Role,
     RoleId,
+    account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
@@ -236,19 +237,21 @@ def _is_admin_holder(account: Account) -> bool:
 
 
 def _other_active_admins(account_id: int) -> int:
-    from ..models import account_modules
-
-    return db.session.scalar(
-        select(func.count(Account.id))
+    """Active admins besides this one. The rows are locked (MySQL) in id order, so two admins
+    demoting each other at once are serialised and cannot both pass the check."""
+    ids = db.session.scalars(
+        select(Account.id)
         .join(account_modules, account_modules.c.account_id == Account.id)
         .where(
-            Account.id != account_id,
             Account.status == AccountStatus.ACTIVE,
             Account.is_enabled.is_(True),
             Account.role_id == int(RoleId.ADMIN),
             account_modules.c.module_id == int(ModuleId.ADMIN),
         )
-    ) or 0
+        .order_by(Account.id)
+        .with_for_update()
+    ).all()
+    return sum(1 for found in ids if found != account_id)
 
 
 def _guard_last_admin(account: Account) -> None:
