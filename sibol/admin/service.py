@@ -311,6 +311,9 @@ def create_account(
     check_barangay(barangay_id)
     if db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower())):
         raise Conflict("An account with this e-mail already exists.", field="Email")
+    derived = derive_username(first_name, last_name)
+    if username and username.strip().lower() == derived:
+        username = None  # the spec client sends the same derivation: made unique like ours
     if username:
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
@@ -319,7 +322,7 @@ def create_account(
         if _username_taken(username):
             raise Conflict("An account with this username already exists.", field="Username")
     else:
-        username = unique_username(derive_username(first_name, last_name))
+        username = unique_username(derived)
     generated = None
     if password:
         if not meets_password_rule(password):

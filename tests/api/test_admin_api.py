@@ -179,6 +179,17 @@ def test_create_makes_the_derived_username_unique(client, h):
     res = client.post("/api/admin/create", headers=h, json=create_body(
         FirstName="Jose", LastName="Rizal", Email="jr2@example.test"))
     assert res.json["user"]["Username"] == "jose.rizal3"
+    # The spec's client sends the same derivation as Username: it is made unique too.
+    res = client.post("/api/admin/create", headers=h, json=create_body(
+        FirstName="Jose", LastName="Rizal", Email="jr3@example.test", Username="jose.rizal"))
+    assert res.status_code == 201 and res.json["user"]["Username"] == "jose.rizal4"
+    # A different username chosen on purpose must be free.
+    res = client.post("/api/admin/create", headers=h, json=create_body(
+        FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="jose.rizal2"))
+    assert res.status_code == 409 and res.json["field"] == "Username"
+    res = client.post("/api/admin/create", headers=h, json=create_body(
+        FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="pepe"))
+    assert res.status_code == 201 and res.json["user"]["Username"] == "pepe"
 
 
 @pytest.mark.parametrize(("body", "status", "field"), [
