@@ -1,16 +1,195 @@
-"""The Account administration page."""
+"""/admin: account administration as server pages that work without JavaScript.
+
+The island on the page adds the create/edit modal and does the row actions through /api/admin;
+without JavaScript the same actions are plain form posts here (with CSRF).
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user
 
 from ..access import module_required
+from ..api import MAX_PER_PAGE
+from ..errors import Invalid, ServiceError
 from ..models import ModuleId
+from . import service
+from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
+ADMIN = ModuleId.ADMIN
+PAGE_SIZES = (10, 25, 50, 100)
+TABS = ("accounts", "approval")
+
+
+def _actor():
+    return current_user._get_current_object()
+
+
+def _number(name: str, default: int, upper: int) -> int:
+    raw = request.args.get(name, "").strip()
+    if not raw.isdigit() or len(raw) > 9:
+        return default
+    return min(max(int(raw), 1), upper)
+
+
+def _role_arg(known: set[int]) -> int | None:
+    raw = request.args.get("role", "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 10 and int(raw) in known else None
+
+
+def _back() -> str:
+    """Where a form post returns: the list view it came from (same-site /admin paths only)."""
+    target = request.form.get("next", "")
+    if target.startswith("/admin") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("admin.index")
+
+
+def _island_props(roles, modules, barangays) -> dict:
+    return {
+        "roles": [role_json(r) for r in roles],
+        "modules": [module_json(m) for m in modules],
+        "barangays": [barangay_json(b) for b in barangays],
+        "roleDefaults": service.role_defaults(),
+    }
 
 
 @bp.get("/admin")
-@module_required(ModuleId.ADMIN)
+@module_required(ADMIN)
 def index():
-    return render_template("admin/index.html")
+    tab = request.args.get("tab", "accounts")
+    tab = tab if tab in TABS else "accounts"
+    roles, modules, barangays = service.roles(), service.modules(), service.barangays()
+    q = request.args.get("q", "")[:100]
+    role_id = _role_arg({r.id for r in roles})
+    page = _number("page", 1, 10**6)
+    per_page = _number("per_page", 10, MAX_PER_PAGE)
+    if tab == "approval":
+        listing = service.list_pending(page, per_page)
+    else:
+        listing = service.list_accounts(q, role_id, page, per_page)
+    pending_total = listing.total if tab == "approval" else service.pending_count()
+
+    def page_url(number: int) -> str:
+        args = {k: v for k, v in request.args.items() if k != "page"}
+        return url_for("admin.index", **args, page=number)
+
+    return render_template(
+        "admin/index.html",
+        tab=tab, listing=listing, q=q, role_id=role_id, roles=roles, modules=modules,
+        pending_total=pending_total, page_url=page_url, page_sizes=PAGE_SIZES,
+        props=_island_props(roles, modules, barangays), status_label=status_label,
+    )
+
+
+def _form_modules() -> list[int] | None:
+    """Ticked module boxes; none ticked on create means the role's defaults."""
+    values = request.form.getlist("access")
+    return values or None
+
+
+def _form_int(name: str) -> int | None:
+    raw = request.form.get(name, "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+@bp.get("/admin/accounts/new")
+@module_required(ADMIN)
+def new_account():
+    return _account_form(None, {}, None)
+
+
+def _account_form(account, values: dict, error: str | None, status: int = 200):
+    roles, modules, barangays = service.roles(), service.modules(), service.barangays()
+    audit = [audit_json(e) for e in service.recent_audit(account.id)] if account else []
+    return render_template(
+        "admin/account_form.html", account=account, values=values, error=error, roles=roles,
+        modules=modules, barangays=barangays, audit=audit, role_defaults=service.role_defaults(),
+    ), status
+
+
+@bp.post("/admin/accounts")
+@module_required(ADMIN)
+def create_account():
+    form = request.form
+    values = {key: form.get(key, "") for key in ("first_name", "last_name", "email", "role", "barangay")}
+    values["access"] = [int(v) for v in form.getlist("access") if v.isdigit() and len(v) < 10]
+    try:
+        for key, label in (("first_name", "First name"), ("last_name", "Last name"), ("email", "Email")):
+            if not values[key].strip():
+                raise Invalid(f"{label} is required.", field=key)
+            if len(values[key]) > (service.EMAIL_MAX if key == "email" else service.NAME_MAX):
+                raise Invalid(f"{label} is too long.", field=key)
+        role_id = _form_int("role")
+        if role_id is None:
+            raise Invalid("Role is required.", field="role")
+        password = form.get("password", "")
+        if len(password) > 256:
+            raise Invalid("Password is too long.", field="password")
+        created = service.create_account(
+            _actor(), first_name=values["first_name"], last_name=values["last_name"],
+            email=values["email"], role_id=role_id, module_values=_form_modules(),
+            barangay_id=_form_int("barangay"), password=password or None,
+        )
+    except ServiceError as err:
+        return _account_form(None, values, err.message, err.status)
+    return render_template("admin/created.html", account=created.account,
+                           password=created.generated_password), 201
+
+
+@bp.get("/admin/accounts/<int:account_id>/edit")
+@module_required(ADMIN)
+def edit_account(account_id: int):
+    account = service.get_account(account_id)
+    return _account_form(account, {}, None)
+
+
+@bp.post("/admin/accounts/<int:account_id>")
+@module_required(ADMIN)
+def update_account(account_id: int):
+    account = service.get_account(account_id)
+    try:
+        service.update_account(_actor(), account.id, role_id=_form_int("role"),
+                               module_values=request.form.getlist("access"))
+    except ServiceError as err:
+        return _account_form(account, {}, err.message, err.status)
+    flash(f"Account {account.username} updated.", "success")
+    return redirect(url_for("admin.index"))
+
+
+@bp.post("/admin/accounts/<int:account_id>/active")
+@module_required(ADMIN)
+def set_active(account_id: int):
+    active = request.form.get("active") == "1"
+    try:
+        account = service.set_active(_actor(), account_id, active)
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash(f"Account {account.username} {'enabled' if active else 'disabled'}.", "success")
+    return redirect(_back())
+
+
+@bp.post("/admin/pending/<int:account_id>/approve")
+@module_required(ADMIN)
+def approve(account_id: int):
+    try:
+        service.approve_account(_actor(), account_id)
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash("Account approved", "success")
+    return redirect(_back())
+
+
+@bp.post("/admin/pending/<int:account_id>/reject")
+@module_required(ADMIN)
+def reject(account_id: int):
+    try:
+        service.reject_account(_actor(), account_id, request.form.get("reason", ""))
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash("Account rejected", "success")
+    return redirect(_back())

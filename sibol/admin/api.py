@@ -1,0 +1,195 @@
+"""/api/admin/*: spec section 7's account administration calls, plus paging and the audit log."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request
+from flask_login import current_user
+
+from ..access import module_required
+from ..api import int_field, json_body, page_args, pick, text_field
+from ..errors import Invalid
+from ..models import ModuleId
+from . import service
+from .serializers import (
+    account_json,
+    audit_json,
+    barangay_json,
+    module_json,
+    pending_json,
+    role_json,
+)
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+ADMIN = ModuleId.ADMIN
+
+
+def _actor():
+    return current_user._get_current_object()
+
+
+def _paging() -> tuple[int, int | None]:
+    """page/per_page when asked for; without them the whole list (the spec client pages itself)."""
+    if "page" not in request.args and "per_page" not in request.args:
+        return 1, None
+    return page_args()
+
+
+def _role_filter() -> int | None:
+    raw = request.args.get("role", "").strip()
+    if raw in ("", "all"):
+        return None
+    if not raw.isdigit() or len(raw) > 9:
+        raise Invalid("role must be a role id.", field="role")
+    return service.check_role(int(raw)).id
+
+
+def access_values(body: dict) -> list | None:
+    """The Access field: a list of module ids or names (or a comma-separated string)."""
+    value = pick(body, "Access", "access", "modules", "user_modules")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [part for part in (p.strip() for p in value.split(",")) if part]
+    if not isinstance(value, list):
+        raise Invalid("Access must be a list of module ids or names.", field="Access")
+    if len(value) > 50:
+        raise Invalid("Access holds too many modules.", field="Access")
+    return value
+
+
+def _page_json(page: service.Page, key: str, shape) -> dict:
+    rows = [shape(a) for a in page.items]
+    return {"success": True, key: rows, "list": rows, "data": rows, "total": page.total,
+            "page": page.page, "per_page": page.per_page}
+
+
+@bp.get("/accounts")
+@module_required(ADMIN)
+def accounts():
+    q = request.args.get("q", "")
+    if len(q) > 100:
+        raise Invalid("q must be at most 100 characters.", field="q")
+    role_id = _role_filter()
+    page, per_page = _paging()
+    return _page_json(service.list_accounts(q, role_id, page, per_page), "users", account_json)
+
+
+@bp.get("/pending-accounts")
+@module_required(ADMIN)
+def pending_accounts():
+    page, per_page = _paging()
+    return _page_json(service.list_pending(page, per_page), "pendingAccounts", pending_json)
+
+
+@bp.post("/pending-accounts/<int:account_id>/approve")
+@module_required(ADMIN)
+def approve(account_id: int):
+    account = service.approve_account(_actor(), account_id)
+    return {"success": True, "message": "Account approved", "user": account_json(account),
+            "pendingCount": service.pending_count()}
+
+
+@bp.post("/pending-accounts/<int:account_id>/reject")
+@module_required(ADMIN)
+def reject(account_id: int):
+    body = json_body(required=False)
+    reason = text_field(body, "reason", "Reason", label="Reason", required=False,
+                        max_length=service.REASON_MAX)
+    account = service.reject_account(_actor(), account_id, reason)
+    return {"success": True, "message": "Account rejected", "user": account_json(account),
+            "pendingCount": service.pending_count()}
+
+
+@bp.post("/create")
+@module_required(ADMIN)
+def create():
+    body = json_body()
+    created = service.create_account(
+        _actor(),
+        first_name=text_field(body, "FirstName", "firstName", label="First name",
+                              max_length=service.NAME_MAX),
+        last_name=text_field(body, "LastName", "lastName", label="Last name",
+                             max_length=service.NAME_MAX),
+        email=text_field(body, "Email", "email", label="Email", max_length=service.EMAIL_MAX),
+        role_id=int_field(body, "Roles", "roleId", "role", label="Role"),
+        module_values=access_values(body),
+        barangay_id=int_field(body, "Barangay_id", "barangayId", label="Barangay", required=False),
+        username=text_field(body, "Username", "username", label="Username", required=False,
+                            max_length=service.USERNAME_MAX),
+        password=text_field(body, "Password", "password", label="Password", required=False,
+                            max_length=256, strip=False),
+    )
+    response = {"success": True, "message": "Account created", "user": account_json(created.account)}
+    if created.generated_password:
+        response["generatedPassword"] = created.generated_password
+    return response, 201
+
+
+@bp.get("/<int:account_id>")
+@module_required(ADMIN)
+def account(account_id: int):
+    found = service.get_account(account_id)
+    return {"success": True, "user": account_json(found),
+            "audit": [audit_json(e) for e in service.recent_audit(found.id)]}
+
+
+@bp.put("/<int:account_id>")
+@module_required(ADMIN)
+def update(account_id: int):
+    body = json_body()
+    role_id = int_field(body, "Roles", "roleId", label="Role", required=False)
+    values = access_values(body)
+    updated = service.update_account(_actor(), account_id, role_id=role_id, module_values=values)
+    return {"success": True, "message": "Account updated", "user": account_json(updated)}
+
+
+@bp.patch("/<int:account_id>/active")
+@module_required(ADMIN)
+def set_active(account_id: int):
+    body = json_body()
+    value = pick(body, "isActive", "IsActive", "is_active")
+    if value is None:
+        raise Invalid("isActive is required.", field="isActive")
+    if isinstance(value, bool):
+        active = value
+    elif isinstance(value, int) and value in (0, 1):
+        active = bool(value)
+    else:
+        raise Invalid("isActive must be true or false.", field="isActive")
+    updated = service.set_active(_actor(), account_id, active)
+    return {"success": True, "message": "Account enabled" if active else "Account disabled",
+            "user": account_json(updated)}
+
+
+@bp.get("/<int:account_id>/audit")
+@module_required(ADMIN)
+def account_audit(account_id: int):
+    found = service.get_account(account_id)
+    return {"success": True, "entries": [audit_json(e) for e in service.recent_audit(found.id, 50)]}
+
+
+@bp.get("/audit")
+@module_required(ADMIN)
+def audit_log():
+    page, per_page = page_args(default_per_page=50)
+    listing = service.list_audit(page, per_page)
+    return {"success": True, "entries": [audit_json(e) for e in listing.items], "total": listing.total,
+            "page": listing.page, "per_page": listing.per_page}
+
+
+@bp.get("/roles")
+@module_required(ADMIN)
+def roles():
+    return {"success": True, "roles": [role_json(r) for r in service.roles()]}
+
+
+@bp.get("/modules")
+@module_required(ADMIN)
+def modules():
+    return {"success": True, "modules": [module_json(m) for m in service.modules()]}
+
+
+@bp.get("/barangays")
+@module_required(ADMIN)
+def barangays():
+    return {"success": True, "barangays": [barangay_json(b) for b in service.barangays()]}

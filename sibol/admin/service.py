@@ -1,0 +1,425 @@
+"""Account administration rules: listing, create, edit, enable/disable, approve/reject, audit.
+
+Every write commits once; e-mail goes out after the commit (a mail failure never undoes it).
+Raises Invalid (400), NotFound (404) and Conflict (409) from sibol.errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from flask import current_app
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from .. import emails
+from ..api.tokens import revoke_all_tokens
+from ..auth.onetime import set_password_url
+from ..errors import Conflict, Invalid, NotFound
+from ..extensions import db
+from ..models import (
+    ROLE_DEFAULT_MODULES,
+    Account,
+    AccountStatus,
+    Barangay,
+    Module,
+    ModuleId,
+    Role,
+    RoleId,
+    account_modules,
+)
+from ..models.admin import AuditAction, AuditEntry
+from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from ..seed import generate_password
+
+USERNAME_MAX = 30
+NAME_MAX = 100
+EMAIL_MAX = 254
+REASON_MAX = 500
+EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+LAST_ADMIN = (
+    "{name} is the last active administrator: another active administrator must exist "
+    "before this account can be disabled, demoted or lose Admin access."
+)
+
+
+@dataclass
+class Page:
+    items: list
+    total: int
+    page: int
+    per_page: int
+
+
+# Reference lists ------------------------------------------------------------------------
+
+def roles() -> list[Role]:
+    return list(db.session.scalars(select(Role).order_by(Role.id)))
+
+
+def modules() -> list[Module]:
+    return list(db.session.scalars(select(Module).order_by(Module.id)))
+
+
+def barangays() -> list[Barangay]:
+    return list(db.session.scalars(select(Barangay).order_by(Barangay.name)))
+
+
+def role_defaults() -> dict[int, list[int]]:
+    return {int(role): list(ids) for role, ids in ROLE_DEFAULT_MODULES.items()}
+
+
+# Reading ----------------------------------------------------------------------------------
+
+def _like(text: str) -> str:
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def list_accounts(
+    q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
+) -> Page:
+    """Accounts that are not awaiting approval, newest first. per_page None: all of them."""
+    query = select(Account).where(Account.status != AccountStatus.PENDING)
+    q = (q or "").strip()
+    if q:
+        pattern = _like(q)
+        query = query.where(or_(*(
+            func.lower(column).like(pattern, escape="\\")
+            for column in (Account.username, Account.first_name, Account.last_name, Account.email)
+        )))
+    if role_id is not None:
+        query = query.where(Account.role_id == role_id)
+    total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    query = query.order_by(Account.id.desc())
+    if per_page is None:
+        return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
+    page = min(page, max(1, -(-total // per_page)))  # past the end: the last page
+    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
+    return Page(items, total, page, per_page)
+
+
+def list_pending(page: int = 1, per_page: int | None = 10) -> Page:
+    """Accounts awaiting approval (e-mail verified, or Google sign-ups), oldest first."""
+    query = select(Account).where(Account.status == AccountStatus.PENDING)
+    total = pending_count()
+    query = query.order_by(Account.created_at, Account.id)
+    if per_page is None:
+        return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
+    page = min(page, max(1, -(-total // per_page)))
+    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
+    return Page(items, total, page, per_page)
+
+
+def pending_count() -> int:
+    return db.session.scalar(
+        select(func.count(Account.id)).where(Account.status == AccountStatus.PENDING)
+    ) or 0
+
+
+def get_account(account_id: int) -> Account:
+    account = db.session.get(Account, account_id)
+    if account is None:
+        raise NotFound("Account not found.")
+    return account
+
+
+def recent_audit(account_id: int, limit: int = 10) -> list[AuditEntry]:
+    """The latest entries about one account, newest first."""
+    return list(db.session.scalars(
+        select(AuditEntry).where(AuditEntry.target_id == account_id)
+        .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc()).limit(limit)
+    ))
+
+
+def list_audit(page: int = 1, per_page: int = 50) -> Page:
+    """The whole audit log, newest first."""
+    total = db.session.scalar(select(func.count(AuditEntry.id))) or 0
+    items = list(db.session.scalars(
+        select(AuditEntry).order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
+        .offset((page - 1) * per_page).limit(per_page)
+    ))
+    return Page(items, total, page, per_page)
+
+
+def audit_details(entry: AuditEntry) -> dict:
+    try:
+        details = json.loads(entry.details or "{}")
+    except ValueError:
+        return {}
+    return details if isinstance(details, dict) else {}
+
+
+# Validation helpers -------------------------------------------------------------------------
+
+def check_role(role_id: int) -> Role:
+    role = db.session.get(Role, role_id)
+    if role is None:
+        raise Invalid(f"Unknown role {role_id}.", field="Roles")
+    return role
+
+
+def resolve_modules(values: Iterable) -> list[Module]:
+    """Modules from ids, digit strings, keys or names (the spec's Access holds either)."""
+    known = modules()
+    by_id = {m.id: m for m in known}
+    by_name = {}
+    for m in known:
+        by_name[m.key.lower()] = m
+        by_name[m.name.lower()] = m
+    chosen: dict[int, Module] = {}
+    for value in values:
+        module = None
+        if isinstance(value, bool):
+            module = None
+        elif isinstance(value, int):
+            module = by_id.get(value)
+        elif isinstance(value, str):
+            text = value.strip()
+            module = by_id.get(int(text)) if text.isdigit() and len(text) < 10 else by_name.get(text.lower())
+        elif isinstance(value, dict):  # {Module_id: ...} objects as the module list sends them
+            raw = value.get("Module_id", value.get("id"))
+            module = by_id.get(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None
+        if module is None:
+            raise Invalid(f"Unknown module {value!r}.", field="Access")
+        chosen[module.id] = module
+    return [chosen[k] for k in sorted(chosen)]
+
+
+def check_barangay(barangay_id: int | None) -> int | None:
+    if barangay_id is None:
+        return None
+    if db.session.get(Barangay, barangay_id) is None:
+        raise Invalid(f"Unknown barangay {barangay_id}.", field="Barangay_id")
+    return barangay_id
+
+
+def derive_username(first_name: str, last_name: str) -> str:
+    """Spec section 5: lowercase, spaces become dots, only a-z 0-9 . _ - kept, at most 30."""
+    base = f"{first_name.strip()} {last_name.strip()}".strip().lower()
+    base = re.sub(r"\s+", ".", base)
+    base = re.sub(r"[^a-z0-9._-]", "", base)
+    base = re.sub(r"\.{2,}", ".", base).strip(".")
+    return base[:USERNAME_MAX].rstrip(".")
+
+
+def _username_taken(username: str) -> bool:
+    return db.session.scalar(
+        select(Account.id).where(func.lower(Account.username) == username.lower())
+    ) is not None
+
+
+def unique_username(base: str) -> str:
+    """base, or base2, base3, ... (kept within 30 characters) when taken."""
+    base = base or "user"
+    if not _username_taken(base):
+        return base
+    n = 2
+    while True:
+        suffix = str(n)
+        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
+        if not _username_taken(candidate):
+            return candidate
+        n += 1
+
+
+def _is_admin_holder(account: Account) -> bool:
+    """An account that can administer: approved, enabled, role Admin and module 6."""
+    return (
+        account.status == AccountStatus.ACTIVE
+        and bool(account.is_enabled)
+        and account.role_id == RoleId.ADMIN
+        and account.has_module(ModuleId.ADMIN)
+    )
+
+
+def _other_active_admins(account_id: int) -> int:
+    """Active admins besides this one. The rows are locked (MySQL) in id order, so two admins
+    demoting each other at once are serialised and cannot both pass the check."""
+    ids = db.session.scalars(
+        select(Account.id)
+        .join(account_modules, account_modules.c.account_id == Account.id)
+        .where(
+            Account.status == AccountStatus.ACTIVE,
+            Account.is_enabled.is_(True),
+            Account.role_id == int(RoleId.ADMIN),
+            account_modules.c.module_id == int(ModuleId.ADMIN),
+        )
+        .order_by(Account.id)
+        .with_for_update()
+    ).all()
+    return sum(1 for found in ids if found != account_id)
+
+
+def _guard_last_admin(account: Account) -> None:
+    if _other_active_admins(account.id) == 0:
+        raise Conflict(LAST_ADMIN.format(name=account.username), field="Account_id")
+
+
+def _audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
+    db.session.add(AuditEntry(
+        action=str(action),
+        actor_id=actor.id,
+        actor_username=actor.username,
+        target_id=target.id,
+        target_username=target.username,
+        details=json.dumps(details, sort_keys=True) if details else None,
+    ))
+
+
+def _commit_unique() -> None:
+    """Commit; a unique-constraint race (two admins at once) becomes a 409, not a 500."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("An account with this username or e-mail already exists.") from None
+
+
+# Writes ----------------------------------------------------------------------------------
+
+@dataclass
+class Created:
+    account: Account
+    generated_password: str | None
+
+
+def create_account(
+    actor: Account,
+    *,
+    first_name: str,
+    last_name: str,
+    email: str,
+    role_id: int,
+    module_values: Iterable | None = None,
+    barangay_id: int | None = None,
+    username: str | None = None,
+    password: str | None = None,
+) -> Created:
+    """A new active account. Username derived from the names (made unique) unless given;
+    a blank password becomes a generated one, returned once and e-mailed to the user."""
+    first_name, last_name = first_name.strip(), last_name.strip()
+    email = email.strip()
+    if not EMAIL_RE.match(email):
+        raise Invalid("Enter a valid email", field="Email")
+    role = check_role(role_id)
+    chosen = resolve_modules(module_values) if module_values is not None else resolve_modules(
+        ROLE_DEFAULT_MODULES[RoleId(role.id)])
+    check_barangay(barangay_id)
+    if db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower())):
+        raise Conflict("An account with this e-mail already exists.", field="Email")
+    derived = derive_username(first_name, last_name)
+    if username and username.strip().lower() == derived:
+        username = None  # the spec client sends the same derivation: made unique like ours
+    if username:
+        username = username.strip()
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
+            raise Invalid("Username may hold only letters, digits, dot, underscore and hyphen "
+                          "(at most 30).", field="Username")
+        if _username_taken(username):
+            raise Conflict("An account with this username already exists.", field="Username")
+    else:
+        username = unique_username(derived)
+    generated = None
+    if password:
+        if not meets_password_rule(password):
+            raise Invalid(PASSWORD_RULE_MESSAGE, field="Password")
+    else:
+        password = generated = generate_password(8)
+    account = Account(
+        username=username, first_name=first_name, last_name=last_name, email=email,
+        barangay_id=barangay_id, role_id=role.id, status=AccountStatus.ACTIVE, is_enabled=True,
+        password_hash=hash_password(password), modules=chosen,
+    )
+    db.session.add(account)
+    db.session.flush()
+    _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
+    _commit_unique()
+    emails.send_email(account.email, "Your account was created", "account_created",
+                      account=account, password=generated, role_name=role.name)
+    return Created(account, generated)
+
+
+def update_account(
+    actor: Account, account_id: int, *, role_id: int | None, module_values: Iterable | None
+) -> Account:
+    """Change the role and/or module access only. None leaves that part as it is."""
+    account = get_account(account_id)
+    before = {"role": account.role_id, "access": sorted(account.module_ids)}
+    role = check_role(role_id) if role_id is not None else account.role
+    chosen = resolve_modules(module_values) if module_values is not None else list(account.modules)
+    after = {"role": role.id, "access": [m.id for m in chosen]}
+    if before == after:
+        return account
+    was_admin = _is_admin_holder(account)
+    stays_admin = role.id == RoleId.ADMIN and int(ModuleId.ADMIN) in after["access"]
+    if was_admin and not stays_admin:
+        _guard_last_admin(account)
+    account.role_id = role.id
+    account.role = role
+    account.modules = chosen
+    _audit(AuditAction.EDIT, actor, account, before=before, after=after)
+    db.session.commit()
+    return account
+
+
+def set_active(actor: Account, account_id: int, active: bool) -> Account:
+    """Enable or disable. Disabling ends the user's page sessions and revokes their tokens in
+    the same transaction, so their next request is refused."""
+    account = get_account(account_id)
+    if bool(account.is_enabled) == active:
+        return account
+    if not active:
+        if account.id == actor.id:
+            raise Conflict("You cannot disable your own account.", field="Account_id")
+        if _is_admin_holder(account):
+            _guard_last_admin(account)
+        account.is_enabled = False
+        account.session_epoch = (account.session_epoch or 0) + 1
+        revoke_all_tokens(account.id)
+    else:
+        account.is_enabled = True
+    _audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
+    db.session.commit()
+    return account
+
+
+def _pending(account_id: int) -> Account:
+    account = get_account(account_id)
+    if account.status != AccountStatus.PENDING:
+        raise Conflict("Only accounts awaiting approval can be approved or rejected.",
+                       status=account.status)
+    return account
+
+
+def approve_account(actor: Account, account_id: int) -> Account:
+    """Pending -> active. An account without a password gets a single-use set-password link."""
+    account = _pending(account_id)
+    account.status = AccountStatus.ACTIVE
+    account.is_enabled = True
+    account.rejection_reason = None
+    link = set_password_url(account) if not account.password_hash else None
+    _audit(AuditAction.APPROVE, actor, account)
+    db.session.commit()
+    emails.send_email(account.email, "Your account was approved", "account_approved",
+                      account=account, set_password_url=link)
+    return account
+
+
+def reject_account(actor: Account, account_id: int, reason: str | None) -> Account:
+    reason = (reason or "").strip() or None
+    if reason and len(reason) > REASON_MAX:
+        raise Invalid(f"The reason must be at most {REASON_MAX} characters.", field="reason")
+    account = _pending(account_id)
+    account.status = AccountStatus.REJECTED
+    account.rejection_reason = reason
+    revoke_all_tokens(account.id)
+    _audit(AuditAction.REJECT, actor, account, reason=reason)
+    db.session.commit()
+    emails.send_email(account.email, "Your account registration was rejected", "account_rejected",
+                      account=account, reason=reason)
+    current_app.logger.info("Account %s rejected by %s", account.username, actor.username)
+    return account

@@ -1,0 +1,190 @@
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { AccountModal } from "./AccountModal";
+import { AdminConsole } from "./AdminConsole";
+import type { AdminProps } from "./types";
+import { deriveUsername } from "./username";
+
+const PROPS: AdminProps = {
+  roles: [
+    { Roles_id: 1, Roles: "Admin" },
+    { Roles_id: 2, Roles: "Barangay Staff" },
+    { Roles_id: 3, Roles: "Operator" },
+    { Roles_id: 4, Roles: "Household" },
+  ],
+  modules: [
+    { Module_id: 1, Module_name: "Dashboard", Path: "/dashboard" },
+    { Module_id: 2, Module_name: "SIBOL Machines", Path: "/sibol-machines" },
+    { Module_id: 3, Module_name: "Maintenance", Path: "/maintenance" },
+    { Module_id: 4, Module_name: "Household", Path: "/household" },
+    { Module_id: 5, Module_name: "Chat Support", Path: "/chat-support" },
+    { Module_id: 6, Module_name: "Admin", Path: "/admin" },
+  ],
+  barangays: [{ Barangay_id: 7, Barangay_Name: "Barangay Fortune" }],
+  roleDefaults: { "1": [1, 2, 3, 4, 5, 6], "2": [1, 2, 3, 4, 5], "3": [1, 2, 3, 5], "4": [1, 4, 5] },
+};
+
+type Call = { url: string; method: string; body: unknown };
+
+function stubFetch(respond: (call: Call) => [number, unknown]): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      const call = { url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(call);
+      const [status, body] = respond(call);
+      return new Response(JSON.stringify(body), { status });
+    }),
+  );
+  return calls;
+}
+
+function ticked(): string[] {
+  return screen
+    .getAllByRole("checkbox")
+    .filter((box) => (box as HTMLInputElement).checked)
+    .map((box) => (box as HTMLInputElement).value);
+}
+
+describe("deriveUsername", () => {
+  it("follows spec section 5", () => {
+    expect(deriveUsername("Maria Clara", "De la Cruz")).toBe("maria.clara.de.la.cruz");
+    expect(deriveUsername(" O'Brien ", "Smith-Jones")).toBe("obrien.smith-jones");
+    expect(deriveUsername("Ñino", "Año")).toBe("ino.ao");
+    expect(deriveUsername("a".repeat(20), "b".repeat(20))).toBe(`${"a".repeat(20)}.${"b".repeat(9)}`);
+  });
+});
+
+describe("AccountModal (create)", () => {
+  it("presets the boxes to the role's defaults and shows the generated password once", async () => {
+    const calls = stubFetch(() => [
+      201,
+      { success: true, user: { Username: "ana.cruz2", Email: "ana@x.ph" }, generatedPassword: "Ab1!xyz9" },
+    ]);
+    const saved = vi.fn();
+    render(<AccountModal {...PROPS} mode="create" onClose={() => {}} onSaved={saved} />);
+    expect(ticked()).toEqual(["1", "4", "5"]); // Household by default
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText("Role"), "3");
+    expect(ticked()).toEqual(["1", "2", "3", "5"]);
+    await user.click(screen.getByLabelText("Chat Support"));
+    await user.type(screen.getByLabelText("First name"), "Ana");
+    await user.type(screen.getByLabelText("Last name"), "Cruz");
+    expect((screen.getByLabelText("Username") as HTMLInputElement).value).toBe("ana.cruz");
+    await user.type(screen.getByLabelText("Email"), "ana@x.ph");
+    await user.selectOptions(screen.getByLabelText("Barangay"), "7");
+    await user.click(screen.getByRole("button", { name: "Create User" }));
+    await screen.findByText("ana.cruz2");
+    expect(calls).toEqual([
+      {
+        url: "/api/admin/create",
+        method: "POST",
+        body: { FirstName: "Ana", LastName: "Cruz", Email: "ana@x.ph", Roles: 3, Access: [1, 2, 3],
+                Password: "", Barangay_id: 7 },
+      },
+    ]);
+    expect(screen.getByText("Ab1!xyz9")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Done" }));
+    expect(saved).toHaveBeenCalledWith("create");
+  });
+
+  it("shows the server's message, or 'Create failed' when there is none", async () => {
+    let reply: unknown = { success: false, message: "An account with this e-mail already exists." };
+    stubFetch(() => [409, reply]);
+    render(<AccountModal {...PROPS} mode="create" onClose={() => {}} onSaved={() => {}} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Create User" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("An account with this e-mail already exists.");
+    reply = "";
+    await user.click(screen.getByRole("button", { name: "Create User" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Create failed"));
+  });
+});
+
+describe("AccountModal (edit)", () => {
+  it("sends only role and access changes with the account and lists its activity", async () => {
+    const calls = stubFetch(() => [200, { success: true }]);
+    const saved = vi.fn();
+    const account = {
+      Account_id: 5, Username: "pedro", FirstName: "Pedro", LastName: "Reyes", Email: "p@x.ph",
+      Barangay_id: null, Roles: 4, IsActive: 1, Access: [1, 4, 5],
+    };
+    render(
+      <AccountModal {...PROPS} mode="edit" account={account}
+        audit={[{ id: 1, summary: "boss created the account", at: "2026-11-21T10:00:00Z" }]}
+        onClose={() => {}} onSaved={saved} />,
+    );
+    expect((screen.getByLabelText("Username") as HTMLInputElement).readOnly).toBe(true);
+    expect(screen.getByText("boss created the account")).toBeTruthy();
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText("Role"), "2");
+    expect(ticked()).toEqual(["1", "4", "5"]); // editing keeps the boxes until asked
+    await user.click(screen.getByRole("button", { name: "Use the role's default modules" }));
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(saved).toHaveBeenCalledWith("edit"));
+    expect(calls[0]).toEqual({ url: "/api/admin/5", method: "PUT", body: { ...account, Roles: 2, Access: [1, 2, 3, 4, 5] } });
+  });
+});
+
+const PENDING_PAGE = `
+  <span id="pending-badge" data-count="2">2</span>
+  <table id="pending-table"><thead><tr><th>a</th><th>b</th></tr></thead>
+  <tbody data-loading-text="Loading pending accounts...">
+    <tr><td>
+      <form data-admin-approve="11" data-name="Pia One"><button type="submit">Approve</button></form>
+      <form data-admin-reject="11" data-name="Pia One"><input data-noscript-reason name="reason"><button type="submit">Reject</button></form>
+    </td></tr>
+  </tbody></table>`;
+
+describe("AdminConsole row actions", () => {
+  it("approves after the confirmation, alerts, drops the badge and reloads the list", async () => {
+    document.body.innerHTML = PENDING_PAGE;
+    const calls = stubFetch(() => [200, { success: true, message: "Account approved" }]);
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
+    const reload = vi.fn();
+    render(<AdminConsole {...PROPS} reload={reload} />, { container: document.body.appendChild(document.createElement("div")) });
+    expect((document.querySelector("[data-noscript-reason]") as HTMLElement).hidden).toBe(true);
+    await act(async () => {
+      fireEvent.submit(document.querySelector("[data-admin-approve]")!);
+    });
+    await waitFor(() => expect(reload).toHaveBeenCalled());
+    expect(confirm).toHaveBeenCalledWith("Approve account for Pia One?");
+    expect(calls).toEqual([{ url: "/api/admin/pending-accounts/11/approve", method: "POST", body: undefined }]);
+    expect(alert).toHaveBeenCalledWith("Account approved");
+    expect(document.getElementById("pending-badge")!.textContent).toBe("1");
+    expect(document.querySelector("tbody")!.textContent).toBe("Loading pending accounts...");
+  });
+
+  it("rejects with the prompted reason; cancelling the prompt sends nothing; failures alert", async () => {
+    document.body.innerHTML = PENDING_PAGE;
+    let status = 200;
+    const calls = stubFetch(() => (status === 200 ? [200, { success: true }] : [status, {}]));
+    vi.spyOn(window, "confirm").mockReturnValue(true);
+    const prompt = vi.spyOn(window, "prompt").mockReturnValueOnce(null).mockReturnValue("Not a resident");
+    const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
+    const reload = vi.fn();
+    render(<AdminConsole {...PROPS} reload={reload} />, { container: document.body.appendChild(document.createElement("div")) });
+    const form = document.querySelector("[data-admin-reject]")!;
+    await act(async () => {
+      fireEvent.submit(form);
+    });
+    expect(prompt).toHaveBeenCalledWith("Reason for rejection (optional)");
+    expect(calls).toEqual([]);
+    status = 409;
+    await act(async () => {
+      fireEvent.submit(form);
+    });
+    await waitFor(() => expect(alert).toHaveBeenCalledWith("Reject failed"));
+    expect(calls[0]).toEqual({ url: "/api/admin/pending-accounts/11/reject", method: "POST", body: { reason: "Not a resident" } });
+    expect(reload).not.toHaveBeenCalled();
+    status = 200;
+    await act(async () => {
+      fireEvent.submit(form);
+    });
+    await waitFor(() => expect(alert).toHaveBeenCalledWith("Account rejected"));
+    expect(reload).toHaveBeenCalled();
+  });
+});
