@@ -1,7 +1,7 @@
 """machines search terms, chemical additives, waste containers
 
 Revision ID: 0005_machines
-Revises: 0002_account_tokens
+Revises: 0004_admin
 Create Date: 2026-11-21 13:38:58.545140
 
 """
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0005_machines'
-down_revision = '0002_account_tokens'
+down_revision = '0004_admin'
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """household and dashboard tables
 
 Revision ID: 0006_household
-Revises: 0002_account_tokens
+Revises: 0005_machines
 Create Date: 2026-11-21 13:38:45.372884
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0006_household'
-down_revision = '0002_account_tokens'
+down_revision = '0005_machines'
 branch_labels = None
 depends_on = None
 

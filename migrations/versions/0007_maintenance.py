@@ -1,7 +1,7 @@
 """maintenance requests
 
 Revision ID: 0007_maintenance
-Revises: 0002_account_tokens
+Revises: 0006_household
 Create Date: 2026-11-21 13:39:24.006957
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0007_maintenance'
-down_revision = '0002_account_tokens'
+down_revision = '0006_household'
 branch_labels = None
 depends_on = None
 

@@ -301,7 +301,7 @@ def test_sign_in_without_javascript(live_server, browser_nojs, in_app):
     browser = browser_nojs
     browser.get(f"{live_server.url}/login")
     find(browser, "#sign-in").click()
-    assert browser.find_element(By.ID, "username-error").text == "This field is required"
+    assert find(browser, "#username-error").text == "This field is required"
     find(browser, "#username").send_keys(pending_name)
     find(browser, "#password").send_keys(DEFAULT_PASSWORD)
     find(browser, "#sign-in").click()
