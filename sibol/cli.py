@@ -1,4 +1,4 @@
-"""flask setup, flask seed, flask create-admin."""
+"""flask setup, flask seed, flask create-admin, flask backup, flask restore, flask digest."""
 
 from __future__ import annotations
 
@@ -45,6 +45,40 @@ def register_commands(app: Flask) -> None:
     def seed_command(sample: bool | None) -> None:
         """Seed reference data, the first admin and (SIBOL_SAMPLE_DATA) sample rows."""
         _seed(sample)
+
+    @app.cli.command("backup")
+    @click.argument("target", type=click.Path(dir_okay=False))
+    def backup_command(target: str) -> None:
+        """Write a consistent backup (SQLite copy or mysqldump) to TARGET."""
+        from pathlib import Path
+
+        from .backup import backup
+        from .extensions import db
+
+        click.echo(f"Backup written to {backup(db.engine, Path(target))}")
+
+    @app.cli.command("restore")
+    @click.argument("source", type=click.Path(exists=True, dir_okay=False))
+    @click.option("--yes", is_flag=True, help="Do not ask before replacing the data.")
+    def restore_command(source: str, yes: bool) -> None:
+        """Replace the database's contents with the backup SOURCE."""
+        from pathlib import Path
+
+        from .backup import restore
+        from .extensions import db
+
+        if not yes:
+            click.confirm("This replaces every record in the database. Continue?", abort=True)
+        restore(db.engine, Path(source))
+        click.echo("Restored.")
+
+    @app.cli.command("digest")
+    def digest_command() -> None:
+        """Print each table's row count and content hash (compare before backup, after restore)."""
+        from .backup import digest
+
+        for table, value in digest().items():
+            click.echo(f"{table} {value}")
 
     @app.cli.command("create-admin")
     def create_admin_command() -> None:

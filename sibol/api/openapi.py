@@ -1,7 +1,9 @@
 """The OpenAPI 3 document of /api, built from the registered routes.
 
 Every /api rule becomes an operation; what a route reads and answers beyond its path comes
-from sibol/api/schemas.py (keyed by endpoint and method). A test compares the document with
+from sibol/api/schemas.py (keyed by endpoint and method): request bodies (one media type, or
+several under "bodies"), query parameters, the success status and its content when it is not
+JSON ("success_content") or its JSON schema ("response"), and the error statuses. A test compares the document with
 app.url_map, so a route added without appearing here fails the suite.
 """
 
@@ -62,7 +64,17 @@ def build_openapi(app: Flask) -> dict:
             extra = OPERATIONS.get((rule.endpoint, method), {})
             success = str(extra.get("status", 200))
             redirect = {"description": "Redirect to the next page", "headers": {"Location": {"schema": {"type": "string"}}}}
-            responses = {success: redirect if success.startswith("3") else ANY_JSON}
+            if success.startswith("3"):
+                responses = {success: redirect}
+            elif "success_content" in extra:  # a file, not JSON (e.g. an image)
+                responses = {success: {"description": "The file",
+                                       "content": {media: {"schema": schema}
+                                                   for media, schema in extra["success_content"].items()}}}
+            elif "response" in extra:  # the JSON schema of the success body
+                responses = {success: {"description": "JSON",
+                                       "content": {"application/json": {"schema": extra["response"]}}}}
+            else:
+                responses = {success: ANY_JSON}
             for code in extra.get("errors", ["400", "404", "405", "415"]):
                 responses[code] = {"description": ERROR_TEXT[code],
                                    "content": {"application/json": {"schema": ERROR}}}
@@ -85,9 +97,11 @@ def build_openapi(app: Flask) -> dict:
             }
             if access is not None and access.kind == PUBLIC:
                 operation["security"] = []
-            if "body" in extra:
-                content_type = extra.get("content_type", "application/json")
-                operation["requestBody"] = {"required": True, "content": {content_type: {"schema": extra["body"]}}}
+            bodies = extra.get("bodies") or (
+                {extra.get("content_type", "application/json"): extra["body"]} if "body" in extra else {})
+            if bodies:
+                operation["requestBody"] = {"required": extra.get("body_required", True),
+                                            "content": {media: {"schema": schema} for media, schema in bodies.items()}}
             paths.setdefault(path, {})[method.lower()] = operation
     return {
         "openapi": "3.0.3",
