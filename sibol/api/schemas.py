@@ -26,6 +26,9 @@ PAGING = {"page": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
 Q = {"q": {"type": "string", "maxLength": 100, "description": "Search text"}}
 ID = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
 DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
+# The household and dashboard rules take dates of the years 2000 to 2100 only.
+DATE_2000S = {"type": "string", "pattern": "^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$",
+              "description": "YYYY-MM-DD, years 2000 to 2100"}
 EMAIL = {"type": "string", "format": "email", "maxLength": 254}
 PASSWORD = {"type": "string", "minLength": 8, "maxLength": 256,
             "description": "At least 8 characters with an upper- and a lower-case letter, a digit and a symbol"}
@@ -49,6 +52,9 @@ def obj(properties: dict, *required: str, description: str | None = None) -> dic
     return schema
 
 
+NAME = {"type": "string", "maxLength": 100, "pattern": "^[A-Za-z .'-]*[A-Za-z][A-Za-z .'-]*$",
+        "description": "Letters, spaces, hyphens, apostrophes and periods"}
+
 # Shapes shared by several operations ---------------------------------------------------------------
 
 ROLE_ID = {"type": "integer", "enum": [1, 2, 3, 4], "description": "1 Admin, 2 Barangay Staff, 3 Operator, 4 Household"}
@@ -65,10 +71,11 @@ ACCESS = {
 }
 SCHEDULE_FIELDS = {
     "maintenancePerson": text(100, "Who collects"),
-    "collectorContact": text(254, "A phone number (7 digits or more) or an e-mail address"),
+    "collectorContact": {"description": "An e-mail address or a phone number (7 digits or more)", "anyOf": [
+        EMAIL, {"type": "string", "pattern": "^\\+?[0-9 ()./-]{7,20}$"}]},
     "areas": {"description": "The areas covered: a list, or one text with commas (alias: area)",
               "anyOf": [{"type": "array", "minItems": 1, "maxItems": 20, "items": text(100)}, text(2100)]},
-    "dateOfCollection": DATE,
+    "dateOfCollection": DATE_2000S,
     "status": {"type": "string", "enum": ["Pending", "Collected"], "description": "Pending unless told"},
     "totalWaste": KG,
 }
@@ -126,8 +133,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "summary": "Register an account (no password until an admin approves it)",
         "body": obj({
             "role": {**ROLE_ID, "description": ROLE_ID["description"] + " (aliases: roleId, Roles)"},
-            "firstName": text(100, "Letters, spaces, hyphens, apostrophes and periods"),
-            "lastName": text(100, "Letters, spaces, hyphens, apostrophes and periods"),
+            "firstName": NAME,
+            "lastName": NAME,
             "email": EMAIL,
             "areaId": {**ID, "description": "Barangay id (GET /api/auth/barangays); aliases: barangayId"},
             "isSSO": {"type": "boolean", "description": "Register with the Google identity of this browser session"},
@@ -233,14 +240,15 @@ OPERATIONS: dict[tuple[str, str], dict] = {
                                        "errors": []},
     ("api.dashboard.record_waste", "POST"): {
         "summary": "Record a waste collection",
-        "body": obj({"street": text(100), "collectedOn": {**DATE, "description": "YYYY-MM-DD, years 2000 to 2100"},
+        "body": obj({"street": text(100), "collectedOn": DATE_2000S,
                      "weightKg": KG}, "street", "collectedOn", "weightKg"),
         "status": 201,
         "errors": ["400", "415"],
     },
     ("api.dashboard.record_energy", "POST"): {
         "summary": "Record a month's energy reading (one per month)",
-        "body": obj({"month": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": "YYYY-MM"},
+        "body": obj({"month": {"type": "string", "pattern": "^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])$",
+                               "description": "YYYY-MM, years 2000 to 2100"},
                      "kilowatts": {"type": "integer", "minimum": 0, "maximum": 10_000_000}},
                     "month", "kilowatts"),
         "status": 201,

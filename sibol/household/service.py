@@ -21,6 +21,7 @@ from ..models import (
     RewardClaim,
     RewardStatus,
 )
+from ..uploads import IMAGE_EXTENSIONS, sniff_image
 from . import rules
 
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
@@ -29,13 +30,6 @@ REWARD_STATUSES = tuple(s.value for s in RewardStatus)
 MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
 
-# (signature prefix, offset, MIME type, extension): images are recognised by content, not name.
-IMAGE_SIGNATURES = (
-    (b"\x89PNG\r\n\x1a\n", 0, "image/png", ".png"),
-    (b"\xff\xd8\xff", 0, "image/jpeg", ".jpg"),
-    (b"GIF87a", 0, "image/gif", ".gif"),
-    (b"GIF89a", 0, "image/gif", ".gif"),
-)
 
 
 @dataclass
@@ -236,12 +230,8 @@ def get_reward(reward_id: int) -> Reward:
 
 def image_kind(head: bytes) -> tuple[str, str] | None:
     """(MIME type, extension) of a PNG, JPEG, GIF or WebP by its first bytes, else None."""
-    for signature, offset, mime, ext in IMAGE_SIGNATURES:
-        if head[offset:offset + len(signature)] == signature:
-            return mime, ext
-    if len(head) >= 12 and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "image/webp", ".webp"
-    return None
+    mime = sniff_image(head)
+    return (mime, "." + IMAGE_EXTENSIONS[mime]) if mime else None
 
 
 def upload_dir() -> Path:

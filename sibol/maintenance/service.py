@@ -38,6 +38,7 @@ from ..models import (
     RoleId,
     utcnow,
 )
+from ..uploads import IMAGE_EXTENSIONS, sniff_image
 
 MANILA = ZoneInfo("Asia/Manila")
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -88,12 +89,7 @@ EVENT_LABELS = {
     MaintenanceEventKind.CANCELED: "Canceled",
 }
 
-IMAGE_TYPES = {  # content type -> file extension
-    "image/png": "png",
-    "image/jpeg": "jpg",
-    "image/gif": "gif",
-    "image/webp": "webp",
-}
+IMAGE_TYPES = IMAGE_EXTENSIONS  # content type -> file extension
 
 
 def manila_today() -> date:
@@ -144,19 +140,6 @@ class Upload:
 
     filename: str
     data: bytes
-
-
-def sniff_image(data: bytes) -> str | None:
-    """The content type of a PNG, JPEG, GIF or WebP by its magic bytes; None otherwise."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data.startswith((b"GIF87a", b"GIF89a")):
-        return "image/gif"
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def _checked_images(files: Iterable[Upload]) -> list[tuple[Upload, str]]:
