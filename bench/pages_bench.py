@@ -32,10 +32,10 @@ BUDGET_PAGE = 150 * 1024
 # route -> CSS selector that marks the page usable (spec section 2 routes).
 ROUTES = {
     "/login": "#username:not([disabled])",
-    "/signup": "form input, form select",
+    "/signup": "#signup-form select, #signup-form input:not([type=hidden])",
     "/email-verification?email=someone%40example.org": "main h1",
     "/pending-approval?email=someone%40example.org&username=someone": "main h1",
-    "/dashboard": "[data-island-mounted] canvas, main canvas",
+    "/dashboard": "[data-island-mounted] #waste-chart",  # the doughnut drawn by its island
     "/admin": "main table tbody tr",
     "/sibol-machines": "main table tbody tr",
     "/household": "main table tbody tr",

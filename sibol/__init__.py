@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from flask import Flask, g, request, session
+from werkzeug.routing import IntegerConverter
 from flask_login import AnonymousUserMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -26,6 +27,15 @@ ROOT = Path(__file__).resolve().parent.parent
 FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "chat")
 
 
+class DatabaseId(IntegerConverter):
+    """<int:id> in every route: an id past what a database integer holds is simply not found
+    (404), instead of an overflow deep in the driver."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 2**31 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -41,6 +51,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     install_security(app)
     register_extensions(app)
     register_request_hooks(app)
+    app.url_map.converters["int"] = DatabaseId  # before any route is added
     register_blueprints(app)
     register_error_handlers(app)
     register_cli(app)

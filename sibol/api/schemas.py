@@ -55,6 +55,19 @@ def obj(properties: dict, *required: str, description: str | None = None) -> dic
 NAME = {"type": "string", "maxLength": 100, "pattern": "^[A-Za-z .'-]*[A-Za-z][A-Za-z .'-]*$",
         "description": "Letters, spaces, hyphens, apostrophes and periods"}
 
+def page_of(key: str = "data", **more: dict) -> dict:
+    """The success body of a paged list: {success, <key>: [...], total, page, per_page}."""
+    properties = {"success": {"type": "boolean"}, key: {"type": "array", "items": {"type": "object"}},
+                  "total": {"type": "integer", "minimum": 0}, "page": {"type": "integer", "minimum": 1},
+                  "per_page": {"type": "integer", "minimum": 1}, **more}
+    return obj(properties, *properties)
+
+
+def answer(key: str, kind: str = "object") -> dict:
+    """The success body {success: true, <key>: ...} of a view answering one thing."""
+    return obj({"success": {"type": "boolean", "enum": [True]}, key: {"type": kind}}, "success", key)
+
+
 # Shapes shared by several operations ---------------------------------------------------------------
 
 ROLE_ID = {"type": "integer", "enum": [1, 2, 3, 4], "description": "1 Admin, 2 Barangay Staff, 3 Operator, 4 Household"}
@@ -120,6 +133,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 
     # Auth ------------------------------------------------------------------------------------------
     ("api.auth.login", "POST"): {
+        "response": obj({"success": {"type": "boolean"}, "message": STR, "token": STR, "accessToken": STR,
+                         "user": {"type": "object"}}, "success", "token", "user"),
         "summary": "Sign in with a username (or e-mail) and password; answers a bearer token",
         "body": obj({"username": text(254, "Username or e-mail"),
                      "password": {"type": "string", "maxLength": 256}}, "username", "password"),
@@ -127,8 +142,12 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.auth.logout", "POST"): {"summary": "Sign out: revokes the bearer token and ends the session",
                                   "errors": ["400"]},
-    ("api.auth.allowed_modules", "GET"): {"summary": "The modules the signed-in account holds", "errors": []},
-    ("api.auth.barangays", "GET"): {"summary": "Barangays to choose from when signing up", "errors": []},
+    ("api.auth.allowed_modules", "GET"): {
+        "response": answer("modules", "array"),
+        "summary": "The modules the signed-in account holds", "errors": []},
+    ("api.auth.barangays", "GET"): {
+        "response": answer("barangays", "array"),
+        "summary": "Barangays to choose from when signing up", "errors": []},
     ("api.auth.signup", "POST"): {
         "summary": "Register an account (no password until an admin approves it)",
         "body": obj({
@@ -182,12 +201,14 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 
     # Admin -----------------------------------------------------------------------------------------
     ("api.admin.accounts", "GET"): {
+        "response": page_of("users"),
         "summary": "Accounts not awaiting approval, newest first (paged when page or per_page is given)",
         "query": {**Q, "role": {"type": "string", "enum": ["all", "1", "2", "3", "4"], "description": "Role id"},
                   **PAGING},
         "errors": ["400"],
     },
     ("api.admin.pending_accounts", "GET"): {
+        "response": page_of("pendingAccounts"),
         "summary": "Accounts awaiting approval, oldest first (paged when page or per_page is given)",
         "query": PAGING, "errors": ["400"],
     },
@@ -214,7 +235,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "409", "415"],
     },
-    ("api.admin.account", "GET"): {"summary": "One account with its latest audit entries", "errors": ["404"]},
+    ("api.admin.account", "GET"): {
+        "response": answer("user"),
+        "summary": "One account with its latest audit entries", "errors": ["404"]},
     ("api.admin.update", "PUT"): {
         "summary": "Change an account's role and/or module access",
         "body": obj({"Roles": {**ROLE_ID, "description": ROLE_ID["description"] + " (alias: roleId)"},
@@ -229,14 +252,26 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.admin.account_audit", "GET"): {"summary": "The latest 50 audit entries about an account",
                                          "errors": ["404"]},
-    ("api.admin.audit_log", "GET"): {"summary": "The audit log, newest first", "query": PAGING,
+    ("api.admin.audit_log", "GET"): {
+        "response": page_of("entries"),
+        "summary": "The audit log, newest first", "query": PAGING,
                                      "errors": ["400"]},
-    ("api.admin.roles", "GET"): {"summary": "The roles", "errors": []},
-    ("api.admin.modules", "GET"): {"summary": "The modules", "errors": []},
-    ("api.admin.barangays", "GET"): {"summary": "The barangays", "errors": []},
+    ("api.admin.roles", "GET"): {
+        "response": answer("roles", "array"),
+        "summary": "The roles", "errors": []},
+    ("api.admin.modules", "GET"): {
+        "response": answer("modules", "array"),
+        "summary": "The modules", "errors": []},
+    ("api.admin.barangays", "GET"): {
+        "response": answer("barangays", "array"),
+        "summary": "The barangays", "errors": []},
 
     # Dashboard -------------------------------------------------------------------------------------
-    ("api.dashboard.summary", "GET"): {"summary": "The dashboard's figures: waste, energy, schedule, process",
+    ("api.dashboard.summary", "GET"): {
+        "response": obj({"success": {"type": "boolean"}, "barangay": STR, "waste": {"type": "object"},
+                         "energy": {"type": "object"}, "schedule": {"type": "array"}, "process": {"type": "object"}},
+                        "success", "barangay", "waste", "energy", "schedule", "process"),
+        "summary": "The dashboard's figures: waste, energy, schedule, process",
                                        "errors": []},
     ("api.dashboard.record_waste", "POST"): {
         "summary": "Record a waste collection",
@@ -257,6 +292,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 
     # Household -------------------------------------------------------------------------------------
     ("api.household.schedules", "GET"): {
+        "response": page_of(),
         "summary": "Collection schedules, latest date first",
         "query": {**Q, "status": SCHEDULE_FIELDS["status"], **PAGING},
         "errors": ["400"],
@@ -267,7 +303,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "415"],
     },
-    ("api.household.schedule", "GET"): {"summary": "One collection schedule", "errors": ["404"]},
+    ("api.household.schedule", "GET"): {
+        "response": answer("schedule"),
+        "summary": "One collection schedule", "errors": ["404"]},
     ("api.household.update_schedule", "PUT"): {
         "summary": "Change the fields sent of a collection schedule",
         "body": obj(SCHEDULE_FIELDS), "errors": ["400", "404", "415"],
@@ -277,11 +315,13 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "body": obj(SCHEDULE_FIELDS), "errors": ["400", "404", "415"],
     },
     ("api.household.leaderboard", "GET"): {
+        "response": page_of(),
         "summary": "Household members ranked by points",
         "query": {**Q, "status": {"type": "string", "enum": ["Active", "Inactive"]}, **PAGING},
         "errors": ["400"],
     },
     ("api.household.rewards", "GET"): {
+        "response": page_of(),
         "summary": "Rewards",
         "query": {**Q, "status": REWARD_FIELDS["status"], **PAGING},
         "errors": ["400"],
@@ -308,9 +348,13 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "404", "409", "415"],
     },
-    ("api.household.claims", "GET"): {"summary": "Reward claims, newest first", "query": {**Q, **PAGING},
+    ("api.household.claims", "GET"): {
+        "response": page_of(),
+        "summary": "Reward claims, newest first", "query": {**Q, **PAGING},
                                       "errors": ["400"]},
-    ("api.household.point_rule", "GET"): {"summary": "How many points a weight of food waste earns", "errors": []},
+    ("api.household.point_rule", "GET"): {
+        "response": answer("pointRule"),
+        "summary": "How many points a weight of food waste earns", "errors": []},
     ("api.household.update_point_rule", "PUT"): {
         "summary": "Set how many points a weight of food waste earns",
         "body": obj({"wasteKg": {**KG, "exclusiveMinimum": True}, "points": {"type": "integer", "minimum": 1,
@@ -321,6 +365,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 
     # Machines --------------------------------------------------------------------------------------
     ("api.machines.list_machines", "GET"): {
+        "response": {"anyOf": [{"type": "array", "items": {"type": "object"}}, obj({
+            "data": {"type": "array", "items": {"type": "object"}}, "total": {"type": "integer", "nullable": True},
+            "page": INT, "per_page": INT}, "data", "total", "page", "per_page")]},
         "summary": "Every machine (an array); with q, page or per_page one page {data, total, page, per_page}",
         "query": {**Q, "page": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
                   "per_page": PAGING["per_page"],
@@ -335,7 +382,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "415"],
     },
-    ("api.machines.show_machine", "GET"): {"summary": "One machine", "errors": ["404"]},
+    ("api.machines.show_machine", "GET"): {
+        "response": answer("data"),
+        "summary": "One machine", "errors": ["404"]},
     ("api.machines.update_machine", "PUT"): {
         "summary": "Rename, move and set or clear the status of a machine",
         "body": obj({"areaId": {**ID, "description": "Alias: Area_id"},
@@ -343,9 +392,15 @@ OPERATIONS: dict[tuple[str, str], dict] = {
                      "name": text(100, "A blank name keeps the old one")}, "areaId"),
         "errors": ["400", "404", "415"],
     },
-    ("api.machines.statuses", "GET"): {"summary": "Machine statuses", "errors": []},
-    ("api.machines.areas", "GET"): {"summary": "Machine areas", "errors": []},
-    ("api.machines.chemical_additives", "GET"): {"summary": "A machine's chemical additives (at most 500)",
+    ("api.machines.statuses", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "Machine statuses", "errors": []},
+    ("api.machines.areas", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "Machine areas", "errors": []},
+    ("api.machines.chemical_additives", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "A machine's chemical additives (at most 500)",
                                                  "query": Q, "errors": ["404"]},
     ("api.machines.add_chemical_additive", "POST"): {
         "summary": "Record a chemical added to a machine",
@@ -355,7 +410,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "404", "415"],
     },
-    ("api.machines.waste_containers", "GET"): {"summary": "A machine's waste containers (at most 500)",
+    ("api.machines.waste_containers", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "A machine's waste containers (at most 500)",
                                                "query": Q, "errors": ["404"]},
     ("api.machines.add_waste_container", "POST"): {
         "summary": "Add a waste container to a machine",
@@ -367,7 +424,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
 
     # Maintenance -----------------------------------------------------------------------------------
-    ("api.maintenance.list_requests", "GET"): {"summary": "One page of a tab's maintenance requests",
+    ("api.maintenance.list_requests", "GET"): {
+        "response": page_of(tab={"type": "string", "enum": ["request", "pending", "complete"]}),
+        "summary": "One page of a tab's maintenance requests",
                                                "query": MAINTENANCE_FILTERS, "errors": ["400"]},
     ("api.maintenance.create_request", "POST"): {
         "summary": "Make a maintenance request assigned to an operator, with up to 5 images (10 MB in all)",
@@ -379,7 +438,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "409", "413", "415"],
     },
-    ("api.maintenance.get_request", "GET"): {"summary": "One maintenance request with its history",
+    ("api.maintenance.get_request", "GET"): {
+        "response": answer("request"),
+        "summary": "One maintenance request with its history",
                                              "errors": ["404"]},
     ("api.maintenance.renew", "POST"): {
         "summary": "Give an on-going request a new due date, with a remark",
@@ -407,7 +468,13 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "bodies": form_and_json(obj({"assignedTo": NEW_REQUEST["assignedTo"]}, "assignedTo")),
         "errors": MAINTENANCE_ACTION,
     },
-    ("api.maintenance.operators", "GET"): {"summary": "Operators a request may be assigned to", "errors": []},
-    ("api.maintenance.next_number", "GET"): {"errors": []},
+    ("api.maintenance.operators", "GET"): {
+        "response": answer("operators", "array"),
+        "summary": "Operators a request may be assigned to", "errors": []},
+    ("api.maintenance.next_number", "GET"): {
+        "response": obj({"success": {"type": "boolean"},
+                         "requestNumber": {"type": "integer", "minimum": 100000, "maximum": 199999}},
+                        "success", "requestNumber"),
+        "errors": []},
 }
 OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[("api.household.update_point_rule", "PUT")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from werkzeug.routing import Rule
+from werkzeug.routing.converters import NumberConverter
 
 from sibol.access import PUBLIC, SIGNED_IN, access_of
 from sibol.extensions import db
@@ -42,8 +43,9 @@ def url_for_rule(rule: Rule) -> str:
     """The rule's path with every variable filled by a dummy value its converter accepts."""
     values = {}
     for name in rule.arguments:
-        converter = type(rule._converters[name]).__name__  # noqa: SLF001 - werkzeug exposes no API
-        if converter in ("IntegerConverter", "NumberConverter"):
+        found = rule._converters[name]  # noqa: SLF001 - werkzeug exposes no API
+        converter = type(found).__name__
+        if isinstance(found, NumberConverter):
             values[name] = DUMMY_ID
         elif converter == "UUIDConverter":
             values[name] = "00000000-0000-0000-0000-000000000000"

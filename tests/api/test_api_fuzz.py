@@ -2,36 +2,65 @@
 
 Bounded examples per operation; asserts no 5xx and responses that match the document.
 Requests carry a bearer token of an admin, so every operation is reached past its access check.
+A few records exist (an operator, a pending account, a machine, a schedule, a reward, a member, a
+maintenance request); about half the cases aim their path ids (and the body's references to an
+operator or a member) at those records, so the handlers' logic past "not found" is reached too.
 """
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+from io import BytesIO
+
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.checks import (
     content_type_conformance,
     not_a_server_error,
     response_schema_conformance,
     status_code_conformance,
 )
+from sqlalchemy import select
 
 from sibol.api.tokens import issue_token
-from sibol.extensions import db
-from tests.factories import make_admin
+from sibol.extensions import db, limiter
+from sibol.models import AccountStatus, Barangay, HouseholdMember, RoleId
+from tests.factories import make_account, make_admin, make_machine
 
-MAX_EXAMPLES = 12
+MAX_EXAMPLES = 25
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)  # the signature is all the server checks
 # The document describes what each route reads loosely (it does not list every rule a field
 # obeys), so schema-valid data may be refused with a 400: that is not a finding.
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
-def fuzz_operation(operation, headers: dict) -> list[str]:
+def aim_at_records(case, records: dict) -> None:
+    """Point the case's path ids, and the body's references (operator, member, area, barangay) and
+    due date, at existing records and a date the rules accept. A callable makes a fresh record (e.g. a request still on-going)."""
+
+    def value(name: str):
+        found = records[name]
+        return found() if callable(found) else found
+
+    for name in case.path_parameters or {}:
+        if name in records:
+            case.path_parameters[name] = value(name)
+    if isinstance(case.body, dict):
+        for name in ("assignedTo", "memberId", "areaId", "Barangay_id", "dueDate"):
+            if name in case.body and name in records:
+                case.body[name] = value(name)
+
+
+def fuzz_operation(operation, headers: dict, records: dict | None = None) -> list[str]:
     problems: list[str] = []
 
-    @given(case=operation.as_strategy())
+    @given(case=operation.as_strategy(), aimed=st.booleans())
     @settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
               derandomize=True, database=None)
-    def run(case):
+    def run(case, aimed):
+        if aimed and records:
+            aim_at_records(case, records)
         # Logging the fuzzing admin out would turn every later case into a 401.
         logout = operation.path == "/api/auth/logout"
         response = case.call(headers={"Accept-Encoding": "identity"} if logout else headers)
@@ -47,17 +76,68 @@ def fuzz_operation(operation, headers: dict) -> list[str]:
     return problems
 
 
-def test_every_operation_survives_fuzzing_and_matches_the_document(app):
-    app.config["RATELIMIT_ENABLED"] = False
+def make_records(app, headers: dict) -> dict:
+    """Records to aim cases at, made through the API where it can be; {parameter: value or maker}."""
+    first_operator = make_account(role=RoleId.OPERATOR, username="fuzz.operator1")
+    operator = make_account(role=RoleId.OPERATOR, username="fuzz.operator2")
+    member = HouseholdMember(name="Fuzz Member", barangay="Fuzz", points=1_000)
+    db.session.add(member)
+    db.session.commit()
+    machine = make_machine(name="Fuzz Machine")
+    client = app.test_client()
+
+    def create(path: str, body: dict, key: str) -> int:
+        response = client.post(path, json=body, headers=headers)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()[key]["id"]
+
+    def pending_account() -> int:
+        return make_account(status=AccountStatus.PENDING, password=None).id
+
+    def ongoing_request() -> int:
+        return create("/api/maintenance/requests", {
+            "assignedTo": first_operator.id, "issue": "Fuzz", "priority": "mild", "dueDate": due}, "request")
+
+    def reward_with_image() -> int:
+        form = {"reward": "Fuzz Reward", "points": "10", "image": (BytesIO(PNG), "fuzz.png")}
+        response = client.post("/api/household/rewards", data=form, headers=headers,
+                               content_type="multipart/form-data")
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["reward"]["id"]
+
+    due = (date.today() + timedelta(days=30)).isoformat()
+
+    return {
+        "account_id": pending_account,
+        "username": "fuzz.operator1",
+        "assignedTo": operator.id,
+        "memberId": member.id,
+        "areaId": machine.area_id,
+        "Barangay_id": db.session.scalar(select(Barangay.id).limit(1)),
+        "machine_id": machine.id,
+        "schedule_id": create("/api/household/schedules", {
+            "maintenancePerson": "Fuzz", "collectorContact": "09171234567", "areas": ["Purok 1"],
+            "dateOfCollection": "2030-01-15"}, "schedule"),
+        "reward_id": reward_with_image(),
+        "request_id": ongoing_request,
+        "dueDate": due,
+    }
+
+
+def test_every_operation_survives_fuzzing_and_matches_the_document(app, monkeypatch):
+    # The limiter reads RATELIMIT_ENABLED when the app is made; switch the shared one off here.
+    monkeypatch.setattr(limiter, "enabled", False)
     admin = make_admin(username="fuzz.admin")
     # identity: the in-process WSGI transport does not undo Content-Encoding.
     headers = {"Authorization": f"Bearer {issue_token(admin)}", "Accept-Encoding": "identity"}
     db.session.commit()
+    records = make_records(app, headers)
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
     problems: list[str] = []
     operations = 0
     for result in schema.get_all_operations():
         operations += 1
-        problems += fuzz_operation(result.ok(), headers)
+        problems += fuzz_operation(result.ok(), headers, records)
     assert operations > 0
+    problems = list(dict.fromkeys(problems))  # Hypothesis replays a failing case while shrinking it
     assert not problems, "\n".join(problems[:30])

@@ -30,3 +30,21 @@ def test_login_operation_describes_its_body(client):
     body = doc["paths"]["/api/auth/login"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert body["required"] == ["username", "password"]
     assert doc["paths"]["/api/auth/login"]["post"]["security"] == []
+
+
+def test_every_operation_is_described_in_the_registry(app):
+    from sibol.api.schemas import OPERATIONS
+
+    registered = {(rule.endpoint, method) for rule in api_rules(app) for method in rule.methods - {"HEAD", "OPTIONS"}}
+    assert registered - set(OPERATIONS) == set(), "add an OPERATIONS entry in sibol/api/schemas.py"
+    assert set(OPERATIONS) - registered == set(), "OPERATIONS names a route that no longer exists"
+
+
+def test_upload_operations_document_multipart_and_their_errors(client):
+    doc = client.get("/api/openapi.json").json
+    for path in ("/api/household/rewards", "/api/maintenance/requests"):
+        op = doc["paths"][path]["post"]
+        assert "multipart/form-data" in op["requestBody"]["content"]
+        assert {"201", "400", "413", "415"} <= set(op["responses"])
+    image = doc["paths"]["/api/household/rewards/{reward_id}/image"]["get"]["responses"]["200"]["content"]
+    assert "image/png" in image and "application/json" not in image

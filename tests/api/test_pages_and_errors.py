@@ -132,3 +132,13 @@ def test_blueprint_level_declaration_covers_foreign_views(database_url):
     foreign.sibol_access = Access(PUBLIC)
     app.register_blueprint(foreign)
     assert app.test_client().get("/foreign").status_code == 200
+
+
+def test_ids_past_a_database_integer_are_404_everywhere(client, api_headers):
+    admin = make_admin()
+    headers = api_headers(admin)
+    for path in ("/api/admin/9223372036854775808", "/api/admin/2147483648"):
+        res = client.get(path, headers=headers)
+        assert res.status_code == 404 and res.is_json, path
+    res = client.post("/api/admin/pending-accounts/719119173716018069504/reject", json={}, headers=headers)
+    assert res.status_code == 404 and res.is_json
