@@ -7,10 +7,10 @@ import logging
 from pathlib import Path
 
 from flask import Flask, g, request, session
-from werkzeug.routing import IntegerConverter
 from flask_login import AnonymousUserMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.routing import IntegerConverter
 
 from .access import enforce_access
 from .api import install_cors, make_api_blueprint
