@@ -16,7 +16,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from common import ADMIN_PASSWORD, percentile, start_server, table
+from common import ADMIN_PASSWORD, percentile, start_server, summary, table
 
 
 def login_token(base: str) -> str:
@@ -104,6 +104,9 @@ def main() -> None:
             r = run_load(server.url, method, path, body, headers, args.seconds, args.clients)
             rows.append([label, r["requests"], r["errors"], f"{r['rps']:.0f}", f"{r['p50']:.1f}",
                          f"{r['p95']:.1f}", f"{r['p99']:.1f}"])
+            summary("api (gunicorn, 2 workers)", label,
+                    f"{r['rps']:.0f} req/s, p50 {r['p50']:.1f} / p95 {r['p95']:.1f} / p99 {r['p99']:.1f} ms, "
+                    f"{r['errors']} errors")
         print(f"API under load: gunicorn 2 workers, SQLite, {args.clients} keep-alive clients, "
               f"{args.seconds:.0f} s per endpoint")
         print(table(["endpoint", "requests", "errors", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows))

@@ -42,3 +42,14 @@ def table(headers: list[str], rows: list[list]) -> str:
     lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
     lines.insert(1, "-|-".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def summary(benchmark: str, case: str, figures: str) -> None:
+    """Add a row to the one table `make bench` prints at the end (bench/run.py)."""
+    import json
+    import os
+
+    target = os.environ.get("SIBOL_BENCH_SUMMARY")
+    if target:
+        with open(target, "a") as fh:
+            fh.write(json.dumps({"benchmark": benchmark, "case": case, "figures": figures}) + "\n")

@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common import summary  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
@@ -113,6 +114,7 @@ def report(name: str, results, filled: float, count: int) -> None:
     print(f"|{'-' * 54}|{'-' * 10}|{'-' * 10}|{'-' * 10}|")
     for label, p50, p95, matches in results:
         print(f"| {label:<52} | {p50:>8.1f} | {p95:>8.1f} | {matches:>8} |")
+        summary(f"machines ({name.split(' ')[0]})", label, f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, {matches} matches")
 
 
 def run_sqlite(count: int, runs: int) -> None:

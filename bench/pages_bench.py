@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections import defaultdict
 
-from common import ADMIN_PASSWORD, median, start_server, table
+from common import ADMIN_PASSWORD, median, start_server, summary, table
 
 sys.path.insert(0, ".")
 from tests.browser.conftest import CHROMEDRIVER, CHROMIUM  # noqa: E402
@@ -163,6 +163,9 @@ def main() -> int:
             if total > budget:
                 over_budget.append(route)
             kb = {k: f"{last['bytes'].get(k, 0) / 1024:.1f}" for k in ("document", "script", "style", "image", "font", "data")}
+            summary("pages (400 kbit/s, 400 ms)", route.split("?")[0],
+                    f"{total / 1024:.1f} KB of {budget // 1024} KB, {last['requests']} requests, "
+                    f"usable {usable_text([r['usable_ms'] for r in runs])} s")
             rows.append([route.split("?")[0], kb["document"], kb["script"], kb["style"], kb["image"], kb["font"],
                          kb["data"], f"{total / 1024:.1f}", f"{budget // 1024}", last["requests"],
                          usable_text([r["usable_ms"] for r in runs])])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,12 +19,21 @@ def main() -> int:
         print("No benchmark scripts under bench/.")
         return 1
     failed = 0
+    rows_file = Path(tempfile.mkstemp(prefix="sibol-bench-", suffix=".jsonl")[1])
+    env = {**os.environ, "SIBOL_BENCH_SUMMARY": str(rows_file)}
     for script in scripts:
         print(f"\n=== {script.name} ===", flush=True)
         started = time.monotonic()
-        result = subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False)
+        result = subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False, env=env)
         print(f"--- {script.name}: exit {result.returncode} in {time.monotonic() - started:.1f} s", flush=True)
         failed += result.returncode != 0
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines() if line.strip()]
+    rows_file.unlink(missing_ok=True)
+    sys.path.insert(0, str(HERE))
+    from common import table
+
+    print("\n=== All benchmarks (details above; how to read them: docs/performance.md) ===")
+    print(table(["benchmark", "case", "figures"], [[r["benchmark"], r["case"], r["figures"]] for r in rows]))
     return 1 if failed else 0
 
 
