@@ -1,5 +1,6 @@
 """The Household page in headless Chromium: dialogs, area chips, reward image, point rule, filters."""
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -18,7 +19,8 @@ def test_add_a_schedule_then_edit_its_areas_with_chips(live_server, browser, in_
     with in_app():
         username = make_account().username
     sign_in(browser, live_server, username)
-    wait = WebDriverWait(browser, 10)
+    # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(f"{live_server.url}/household")
     before = browser.current_url
     browser.find_element(By.LINK_TEXT, "Add Schedule").click()
@@ -97,7 +99,8 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
         make_schedule(areas=("Package 2",), person="Ben Reyes")
         make_schedule(areas=("Purok 3",), person="Cora Lim")
     sign_in(browser, live_server, username)
-    wait = WebDriverWait(browser, 10)
+    # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(f"{live_server.url}/household")
     names = lambda: [r.find_element(By.TAG_NAME, "td").text for r in browser.find_elements(By.CSS_SELECTOR, "#schedule-table tbody tr")]  # noqa: E731
     assert sorted(names()) == ["Ana Cruz", "Ben Reyes", "Cora Lim"]
