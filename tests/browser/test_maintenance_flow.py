@@ -48,6 +48,7 @@ def search(browser, text: str) -> None:
     box.clear()
     box.send_keys(text)
     box.submit()
+    wait(browser).until(EC.staleness_of(box))  # the results page has replaced this one
 
 
 def open_row(browser, number: str):
