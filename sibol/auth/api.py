@@ -11,7 +11,7 @@ from ..api.tokens import bearer_from_request
 from ..errors import Invalid
 from ..extensions import limiter
 from ..serializers import module_json, user_json
-from . import service
+from . import limits, service
 
 bp = Blueprint("auth", __name__)
 
@@ -130,7 +130,7 @@ def check_status(username: str):
 
 
 @bp.post("/auth/forgot-password")
-@limiter.limit("5 per minute")
+@limits.forgot_password
 @public
 def forgot_password():
     body = json_body()
@@ -143,7 +143,7 @@ def forgot_password():
 
 
 @bp.post("/auth/verify-reset-code")
-@limiter.limit("10 per minute")
+@limits.verify_reset_code
 @public
 def verify_reset_code():
     body = json_body()
@@ -154,7 +154,7 @@ def verify_reset_code():
 
 
 @bp.post("/auth/reset-password")
-@limiter.limit("10 per minute")
+@limits.reset_password
 @public
 def reset_password():
     body = json_body()

@@ -1,4 +1,5 @@
-"""Account entry pages: /login, /signup, /email-verification, /pending-approval, /set-password.
+"""Account entry pages: /login, /signup, /email-verification, /pending-approval, /set-password,
+and the no-JavaScript steps of the Forgot Password dialog (/forgot-password...).
 
 Each works as a plain form without JavaScript; the islands add the live behaviour of the spec.
 """
@@ -7,14 +8,14 @@ from __future__ import annotations
 
 from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
 from ..access import public
-from ..errors import ServiceError
+from ..errors import Invalid, ServiceError
 from ..extensions import limiter
-from ..passwords import PASSWORD_RULE_MESSAGE
-from . import google, service
+from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
+from . import google, limits, service
 
 bp = Blueprint("auth", __name__)
 
@@ -194,3 +195,77 @@ def set_password():
                 return redirect(url_for("auth.login") + "?" + urlencode({"username": account.username}))
     return render_template("auth/set_password.html", token=token, account=account, error=error,
                            password_rule=PASSWORD_RULE_MESSAGE), (400 if error else 200)
+
+
+# Forgot Password without JavaScript -----------------------------------------------------
+# The dialog's steps as plain form posts on the sign-in page. Only the e-mail and the code travel
+# between steps (hidden fields); the reset step hands both to the same service call as the API,
+# which checks the code again, so nothing the browser sends is taken as "already verified".
+def _forgot_page(step: str, status: int = 200, **fp):
+    fp["step"] = step
+    return render_template("auth/login.html", username="", errors={}, password_rule=PASSWORD_RULE_MESSAGE,
+                           fp=fp), status
+
+
+def _form(name: str) -> str:
+    return request.form.get(name, "")[:1000]
+
+
+@bp.route("/forgot-password", methods=["GET", "POST"])
+@limits.forgot_password
+@public
+def forgot_password():
+    """Email step (and Resend code): the same answer whether or not the e-mail has an account."""
+    if request.method == "GET":
+        return redirect(url_for("auth.login", forgot=1))
+    email = _form("email")
+    try:
+        code = service.request_reset(email)
+    except ServiceError as err:
+        return _forgot_page("email", 400, email=email[:254], error=err.message)
+    info = service.RESET_SENT
+    if code and current_app.config.get("SIBOL_DEBUG_CODES"):
+        info = f"Debug code: {code}"
+    return _forgot_page("verify", email=email.strip(), info=info)
+
+
+@bp.post("/forgot-password/verify")
+@limits.verify_reset_code
+@public
+def forgot_verify():
+    email, code = _form("email"), _form("code")
+    try:
+        service.verify_reset_code(email, code)
+    except ServiceError as err:
+        step = "email" if err.field == "email" else "verify"
+        return _forgot_page(step, 400, email=email[:254], error=err.message)
+    return _forgot_page("reset", email=email.strip(), code=code.strip(), info=service.CODE_OK)
+
+
+@bp.post("/forgot-password/reset")
+@limits.reset_password
+@public
+def forgot_reset():
+    email, code = _form("email"), _form("code")
+    password = request.form.get("newPassword", "")
+    try:
+        service.check_new_password(password)  # the rule first, as the dialog: no try spent
+        if password != request.form.get("confirmPassword", ""):
+            raise Invalid("Passwords do not match", field="confirmPassword")
+        service.reset_password(email, code, password)
+    except ServiceError as err:
+        step = {"email": "email", "code": "verify"}.get(err.field or "", "reset")
+        checked = password[:256]
+        return _forgot_page(step, 400, email=email[:254], code=code.strip()[:6] if step == "reset" else "",
+                            error=err.message,
+                            pw_check={"rules": password_rules(checked), "label": strength_label(checked),
+                                      "score": sum(password_rules(checked).values())})
+    return _forgot_page("done")
+
+
+@bp.post("/forgot-password/back")
+@public
+def forgot_back():
+    """Back from the verify step (to the email step) or from the reset step (to the verify step)."""
+    step = "verify" if request.form.get("to") == "verify" else "email"
+    return _forgot_page(step, email=_form("email")[:254])

@@ -298,7 +298,7 @@ def check_email(email: str) -> str:
 
 
 def check_code(code: str) -> str:
-    if not isinstance(code, str) or not re.fullmatch(r"\d{6}", code.strip()):
+    if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code.strip()):  # \d takes any script's digits
         raise Invalid(CODE_FORMAT, field="code")
     return code.strip()
 
