@@ -26,6 +26,7 @@ STATUS_OPTIONS = {
     "rewards": service.REWARD_STATUSES,
 }
 PER_PAGE_SIZES = (10, 25, 50, 100)
+CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 
 
 @bp.app_template_filter("kg")
@@ -50,8 +51,21 @@ def _field_errors(err: ServiceError) -> dict[str, str]:
     return {err.field or "form": err.message}
 
 
+def _target(arg: str, getter):
+    """The row named by a dialog's address argument (?record=<member id>, ?claim=<reward id>)."""
+    raw = request.args.get(arg, "")
+    if not raw.isdigit() or len(raw) > 10:
+        return None
+    try:
+        return getter(int(raw))
+    except NotFound:
+        flash("That row no longer exists.", "error")
+        return None
+
+
 def _render(*, tab: str | None = None, modal: str | None = None, values: dict | None = None,
-            errors: dict | None = None, status: int = 200, edit_schedule=None, points_editing=False):
+            errors: dict | None = None, status: int = 200, edit_schedule=None, points_editing=False,
+            record_member=None, claim_reward=None):
     tab = tab or request.args.get("tab", "schedule")
     if tab not in dict(TABS):
         tab = "schedule"
@@ -71,8 +85,18 @@ def _render(*, tab: str | None = None, modal: str | None = None, values: dict | 
     elif tab == "claimed":
         listing = service.list_claims(q, page, per_page)
 
-    if modal is None and request.args.get("modal") in ("add-schedule", "add-reward"):
+    if modal is None and request.args.get("modal") in ("add-schedule", "add-reward", "add-household"):
         modal = request.args["modal"]
+    if record_member is None and tab == "leaderboard" and "record" in request.args:
+        record_member = _target("record", service.get_member)
+        modal = modal or ("record-waste" if record_member else None)
+    if claim_reward is None and tab == "rewards" and "claim" in request.args:
+        claim_reward = _target("claim", service.get_reward)
+        modal = modal or ("claim-reward" if claim_reward else None)
+    claim_members = []
+    if claim_reward is not None:
+        # Active members, most points first (the people who can afford a reward lead the list).
+        claim_members = [m for m, _ in service.list_leaderboard(None, "Active", 1, CLAIM_CHOICES).rows]
     if edit_schedule is None and tab == "schedule" and request.args.get("edit", "").isdigit():
         try:
             edit_schedule = service.get_schedule(int(request.args["edit"]))
@@ -85,6 +109,9 @@ def _render(*, tab: str | None = None, modal: str | None = None, values: dict | 
         tabs=TABS, tab=tab, q=q, status_filter=status_filter,
         status_options=STATUS_OPTIONS.get(tab, ()), listing=listing, per_page_sizes=PER_PAGE_SIZES,
         modal=modal, values=values or {}, errors=errors or {}, edit_schedule=edit_schedule,
+        record_member=record_member, claim_reward=claim_reward, claim_members=claim_members,
+        barangays=service.barangay_names() if tab == "leaderboard" else [],
+        rule_g=waste_g,
         rule_kg=kg_text(waste_g), rule_points=points,
         points_editing=points_editing or request.args.get("edit") == "1",
         max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
@@ -186,3 +213,46 @@ def save_point_rule():
                        points_editing=True)
     flash("Point system saved.", "success")
     return redirect(url_for("household.index", tab="points"))
+
+
+@bp.post("/household/members")
+@module_required(ModuleId.HOUSEHOLD)
+def add_member():
+    data = {name: request.form.get(name) for name in ("name", "barangay", "points", "status")}
+    try:
+        member = service.create_member(data)
+    except ServiceError as err:
+        return _render(tab="leaderboard", modal="add-household", values=data,
+                       errors=_field_errors(err), status=err.status)
+    flash(f"{member.name} added to the leaderboard.", "success")
+    return redirect(url_for("household.index", tab="leaderboard"))
+
+
+@bp.post("/household/members/<int:member_id>/waste")
+@module_required(ModuleId.HOUSEHOLD)
+def record_waste(member_id: int):
+    member = service.get_member(member_id)  # NotFound -> the 404 page
+    data = {"wasteKg": request.form.get("wasteKg")}
+    try:
+        member, waste_g, earned = service.record_waste(member_id, data)
+    except ServiceError as err:
+        return _render(tab="leaderboard", modal="record-waste", values=data,
+                       errors=_field_errors(err), status=err.status, record_member=member)
+    flash(f"{member.name}: {kg_text(waste_g)} kg of food waste recorded, {earned:,} points earned "
+          f"({member.points:,} in all).", "success")
+    return redirect(url_for("household.index", tab="leaderboard"))
+
+
+@bp.post("/household/rewards/<int:reward_id>/claims")
+@module_required(ModuleId.HOUSEHOLD)
+def claim_reward(reward_id: int):
+    reward = service.get_reward(reward_id)  # NotFound -> the 404 page
+    data = {"memberId": request.form.get("memberId")}
+    try:
+        claim = service.claim_reward(reward_id, data["memberId"])
+    except ServiceError as err:
+        return _render(tab="rewards", modal="claim-reward", values=data, errors=_field_errors(err),
+                       status=err.status, claim_reward=reward)
+    flash(f"{claim.member.name} claimed {claim.reward.name} for {claim.points_spent:,} points "
+          f"({claim.member.points:,} left).", "success")
+    return redirect(url_for("household.index", tab="claimed"))

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Select, func, or_, select, update
 
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
 from ..models import (
+    Barangay,
     CollectionArea,
     CollectionSchedule,
     CollectionStatus,
@@ -200,6 +201,63 @@ def get_member(member_id: int) -> HouseholdMember:
     return member
 
 
+def barangay_names() -> list[str]:
+    """The barangays table's names, A to Z: the choices for a household's barangay."""
+    return list(db.session.scalars(select(Barangay.name).order_by(Barangay.name)))
+
+
+def create_member(data: dict) -> HouseholdMember:
+    """data: name, barangay (a name from the barangays table), points (starting points, whole,
+    0 or more; 0 when empty), status (Active or Inactive; Active when empty)."""
+    errors = rules.Errors()
+    name = rules.text(errors, data.get("name"), "name", "Name")
+    barangay = rules.text(errors, data.get("barangay"), "barangay", "Barangay")
+    if barangay:
+        known = {b.lower(): b for b in barangay_names()}
+        if barangay.lower() in known:
+            barangay = known[barangay.lower()]
+        else:
+            errors.add("barangay", "Choose a barangay from the list.")
+    points = rules.whole(errors, data.get("points"), "points", "Starting points", required=False)
+    status = rules.choice(errors, data.get("status"), "status", "Status", MEMBER_STATUSES, "Active")
+    errors.raise_if_any()
+    member = HouseholdMember(name=name, barangay=barangay, points=points or 0,
+                             is_active=status == "Active")
+    db.session.add(member)
+    db.session.commit()
+    return member
+
+
+def points_for(waste_g: int) -> int:
+    """Points the saved Point System gives for this much food waste (whole points, rounded down)."""
+    rule_g, rule_points = point_rule()
+    return waste_g * rule_points // rule_g
+
+
+def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]:
+    """Credits a member for food waste handed in. data: wasteKg (more than 0). The points come
+    from the saved Point System rule (rounded down). Returns (member, grams, points earned)."""
+    member = get_member(member_id)
+    errors = rules.Errors()
+    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", "Food waste", positive=True)
+    errors.raise_if_any()
+    waste_g = waste_g or 0
+    earned = points_for(waste_g)
+    if earned < 1:
+        rule_g, rule_points = point_rule()
+        raise Invalid(f"{rules.kg_text(waste_g)} kg earns no points: the Point System gives "
+                      f"{rule_points} points for {rules.kg_text(rule_g)} kg.", field="wasteKg")
+    if member.points + earned > rules.MAX_POINTS:
+        raise Invalid(f"A member can hold at most {rules.MAX_POINTS:,} points.", field="wasteKg")
+    # Added in the database, so two records at once both count.
+    db.session.execute(update(HouseholdMember).where(HouseholdMember.id == member.id)
+                       .values(points=HouseholdMember.points + earned)
+                       .execution_options(synchronize_session=False))
+    db.session.commit()
+    db.session.refresh(member)
+    return member, waste_g, earned
+
+
 # Rewards ----------------------------------------------------------------------------------------
 
 def list_rewards(q: str | None = None, status: str | None = None, page: int = 1,
@@ -319,18 +377,33 @@ def claim_reward(reward_id: int, member_id) -> RewardClaim:
     member_id = rules.whole(errors, member_id, "memberId", "Member", minimum=1, maximum=2**31 - 1)
     errors.raise_if_any()
     reward = get_reward(reward_id)
-    member = get_member(member_id)
+    try:
+        member = get_member(member_id)
+    except NotFound as err:
+        raise NotFound(err.message, field="memberId") from None
     if reward.status != RewardStatus.AVAILABLE:
-        raise Conflict("This reward is not available.")
+        raise Conflict("This reward is not available.", field="reward")
     if not member.is_active:
-        raise Conflict("Only active members can claim rewards.")
+        raise Conflict("Only active members can claim rewards.", field="memberId")
+    short = Conflict(f"{member.name} has {member.points} points; this reward needs "
+                     f"{reward.points_required}.", field="memberId")
     if member.points < reward.points_required:
-        raise Conflict(f"{member.name} has {member.points} points; this reward needs "
-                       f"{reward.points_required}.")
-    member.points -= reward.points_required
+        raise short
+    # Spent in the database only while the points are still there: two claims at once cannot
+    # take a member below 0.
+    spent = db.session.execute(
+        update(HouseholdMember)
+        .where(HouseholdMember.id == member.id, HouseholdMember.points >= reward.points_required)
+        .values(points=HouseholdMember.points - reward.points_required)
+        .execution_options(synchronize_session=False)
+    )
+    if spent.rowcount != 1:
+        db.session.rollback()
+        raise short
     claim = RewardClaim(reward=reward, member=member, points_spent=reward.points_required)
     db.session.add(claim)
     db.session.commit()
+    db.session.refresh(member)
     return claim
 
 

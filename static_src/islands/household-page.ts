@@ -4,6 +4,7 @@
  * over 10 MB is refused before it is sent. Everything also works without it (links and forms).
  */
 import { createChipEditor } from "../components/household/chips";
+import { pointsForKg } from "../components/household/points";
 import { onIsland, whenReady } from "../lib/island";
 
 function openDialog(dialog: HTMLDialogElement) {
@@ -14,8 +15,9 @@ function openDialog(dialog: HTMLDialogElement) {
 
 function closeTo(dialog: HTMLDialogElement, href: string | null) {
   dialog.close();
-  // The server opened this dialog from the address (?modal=, ?edit=): drop that from the URL.
-  if (href && location.search.match(/[?&](modal|edit)=/)) history.replaceState(null, "", href);
+  // The server opened this dialog from the address (?modal=, ?edit=, ?record=, ?claim=): drop
+  // that from the URL.
+  if (href && location.search.match(/[?&](modal|edit|record|claim)=/)) history.replaceState(null, "", href);
 }
 
 whenReady(() => {
@@ -51,6 +53,22 @@ whenReady(() => {
       if (tooBig) file.value = "";
     });
   }
+});
+
+whenReady(() => {
+  // Record waste: show the points the typed kilograms earn under the saved Point System rule
+  // (the server converts again on save; this is only a preview).
+  const form = document.querySelector<HTMLFormElement>("form[data-rule-g][data-rule-points]");
+  const input = form?.querySelector<HTMLInputElement>("input[name=wasteKg]");
+  const preview = form?.querySelector<HTMLElement>("[data-earn-preview]");
+  if (!form || !input || !preview) return;
+  const update = () => {
+    const earned = pointsForKg(input.value, Number(form.dataset.ruleG), Number(form.dataset.rulePoints));
+    preview.hidden = earned === null;
+    preview.textContent = earned === null ? "" : `Earns ${earned.toLocaleString("en-US")} points`;
+  };
+  input.addEventListener("input", update);
+  update();
 });
 
 onIsland<{ name?: string; areas?: string[] }>("household-chips", (host, props) => {

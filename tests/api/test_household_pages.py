@@ -53,7 +53,7 @@ def test_tabs_with_schedule_first_and_the_spec_columns(client, signed_in):
     assert [r[:2] for r in rows(leaderboard, "leaderboard-table")][:2] == [["1", "Rosa Mendoza"], ["2", "Carlos Bautista"]]
     assert 'badge--grey">Inactive' in leaderboard and 'badge--green">Active' in leaderboard
     rewards = page(client, "/household?tab=rewards")
-    assert rows(rewards, "rewards-table")[0] == ["1", "Rice (5 kg)", "All areas", "500", "Available"]
+    assert rows(rewards, "rewards-table")[0] == ["1", "Rice (5 kg)", "All areas", "500", "Available", "Claim"]
     claimed = page(client, "/household?tab=claimed")
     assert "No rewards have been claimed yet." in claimed
     points = page(client, "/household?tab=points")
@@ -136,7 +136,7 @@ def test_leaderboard_and_rewards_search_and_filter(client, signed_in):
     make_reward("Rice", status="Not Available")
     make_reward("Bag")
     lb = rows(page(client, "/household?tab=leaderboard&status=Inactive"), "leaderboard-table")
-    assert lb == [["2", "Rosa", "Barangay Fortune", "50", "Inactive"]]
+    assert lb == [["2", "Rosa", "Barangay Fortune", "50", "Inactive", "Record waste"]]
     assert [r[1] for r in rows(page(client, "/household?tab=leaderboard&q=ric"), "leaderboard-table")] == ["Rico"]
     assert [r[1] for r in rows(page(client, "/household?tab=rewards&status=Available"), "rewards-table")] == ["Bag"]
 
@@ -186,7 +186,7 @@ def test_reward_without_an_image_is_saved(client, signed_in):
         "reward": "Bag", "status": "Not Available", "points": "150", "area": "Purok 2",
         "image": (io.BytesIO(b""), "")})
     assert res.status_code == 302
-    assert rows(page(client, "/household?tab=rewards"), "rewards-table") == [["1", "Bag", "Purok 2", "150", "Not Available"]]
+    assert rows(page(client, "/household?tab=rewards"), "rewards-table") == [["1", "Bag", "Purok 2", "150", "Not Available", ""]]  # no Claim: not available
 
 
 def test_point_rule_edit_and_save_persist(client, signed_in):

@@ -65,7 +65,7 @@ def test_add_a_reward_with_an_image(live_server, browser, in_app, tmp_path):
     dialog.find_element(By.NAME, "image").send_keys(str(image))
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: "Reward saved." in d.page_source)
-    assert first_row(browser, "rewards-table") == ["1", "Rice (5 kg)", "All areas", "500", "Available"]
+    assert first_row(browser, "rewards-table") == ["1", "Rice (5 kg)", "All areas", "500", "Available", "Claim"]
     thumb = browser.find_element(By.CSS_SELECTOR, "#rewards-table img.reward-thumb")
     wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 8)
 
