@@ -1,7 +1,6 @@
 """Delivery for slow links and other clients: compression, caching, CORS, CSRF."""
 
 import json
-from pathlib import Path
 
 import brotli
 import pytest
@@ -84,6 +83,3 @@ def test_cors_refuses_other_origins(client, api_headers):
     ok = client.get("/api/modules/allowed", headers={"Origin": "https://app.example.org", **api_headers(user)})
     assert ok.headers["Access-Control-Allow-Origin"] == "https://app.example.org"
 
-
-def test_static_dir_has_no_secrets():
-    assert not (Path(MANIFEST).parent.parent / "secret_key").exists()

@@ -12,6 +12,7 @@ from sibol.household import seed as household_seed
 from sibol.models import CollectionSchedule, PointRule, Reward, RoleId
 from tests.factories import make_account
 from tests.factories_household import make_member, make_reward, make_schedule, png_bytes
+from tests.support.html import page, rows
 
 
 @pytest.fixture
@@ -19,21 +20,6 @@ def signed_in(client, login):
     user = make_account(role=RoleId.STAFF)
     login(user)
     return user
-
-
-def page(client, url: str, status: int = 200) -> str:
-    res = client.get(url)
-    assert res.status_code == status, res.get_data(as_text=True)[:500]
-    return res.get_data(as_text=True)
-
-
-def rows(html: str, table_id: str) -> list[list[str]]:
-    body = html.split(f'id="{table_id}"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    out = []
-    for tr in body.split("<tr")[1:]:
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
-        out.append([re.sub(r"<[^>]+>", "", c).strip() for c in cells])
-    return out
 
 
 def count(model) -> int:

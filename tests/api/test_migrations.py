@@ -2,39 +2,24 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import inspect, text
 
 from sibol import create_app, seed
 from sibol.extensions import db
-from tests.conftest import TEST_DB_ENV, base_overrides
+from tests.conftest import base_overrides
+from tests.support.servers import drop_database, fresh_database
 
 
 @pytest.fixture
 def fresh_database_url(tmp_path):
     """An empty database of the kind under test (a second MariaDB database in CI)."""
-    url = os.environ.get(TEST_DB_ENV)
-    if not url:
-        yield f"sqlite:///{tmp_path / 'migrated.sqlite3'}"
-        return
-    from sibol.config import database_url
-
-    url = make_url(database_url(url, ""))
-    name = f"{url.database}_migrations"
-    server = create_engine(url.set(database=None))
-    with server.begin() as conn:
-        conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
-        conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
-    yield url.set(database=name).render_as_string(hide_password=False)
-    with server.begin() as conn:
-        conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
-    server.dispose()
+    url = fresh_database(tmp_path, "migrations")
+    yield url
+    drop_database(url)
 
 
 def test_upgrade_builds_the_models_schema_without_drift(fresh_database_url):
