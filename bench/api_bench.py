@@ -21,16 +21,21 @@ from common import ADMIN_PASSWORD, percentile, start_server, summary, table
 
 def login_token(base: str) -> str:
     conn = http.client.HTTPConnection(urlsplit(base).netloc, timeout=30)
-    conn.request("POST", "/api/auth/login", json.dumps({"username": "admin", "password": ADMIN_PASSWORD}),
-                 {"Content-Type": "application/json"})
+    conn.request(
+        "POST",
+        "/api/auth/login",
+        json.dumps({"username": "admin", "password": ADMIN_PASSWORD}),
+        {"Content-Type": "application/json"},
+    )
     res = conn.getresponse()
     body = json.loads(res.read())
     conn.close()
     return body["token"]
 
 
-def run_load(base: str, method: str, path: str, body: dict | None, headers: dict, seconds: float,
-             clients: int) -> dict:
+def run_load(
+    base: str, method: str, path: str, body: dict | None, headers: dict, seconds: float, clients: int
+) -> dict:
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
@@ -93,8 +98,13 @@ def main() -> None:
         json_headers = {"Content-Type": "application/json"}
         cases = [
             ("GET /healthz (ceiling)", "GET", "/healthz", None, {}),
-            ("POST /api/auth/login", "POST", "/api/auth/login",
-             {"username": "admin", "password": ADMIN_PASSWORD}, json_headers),
+            (
+                "POST /api/auth/login",
+                "POST",
+                "/api/auth/login",
+                {"username": "admin", "password": ADMIN_PASSWORD},
+                json_headers,
+            ),
             ("GET /api/modules/allowed", "GET", "/api/modules/allowed", None, auth),
             ("GET /api/admin/accounts", "GET", "/api/admin/accounts", None, auth),
             ("GET /api/machines?page=1", "GET", "/api/machines?page=1&per_page=10", None, auth),
@@ -102,13 +112,27 @@ def main() -> None:
         rows = []
         for label, method, path, body, headers in cases:
             r = run_load(server.url, method, path, body, headers, args.seconds, args.clients)
-            rows.append([label, r["requests"], r["errors"], f"{r['rps']:.0f}", f"{r['p50']:.1f}",
-                         f"{r['p95']:.1f}", f"{r['p99']:.1f}"])
-            summary("api (gunicorn, 2 workers)", label,
-                    f"{r['rps']:.0f} req/s, p50 {r['p50']:.1f} / p95 {r['p95']:.1f} / p99 {r['p99']:.1f} ms, "
-                    f"{r['errors']} errors")
-        print(f"API under load: gunicorn 2 workers, SQLite, {args.clients} keep-alive clients, "
-              f"{args.seconds:.0f} s per endpoint")
+            rows.append(
+                [
+                    label,
+                    r["requests"],
+                    r["errors"],
+                    f"{r['rps']:.0f}",
+                    f"{r['p50']:.1f}",
+                    f"{r['p95']:.1f}",
+                    f"{r['p99']:.1f}",
+                ]
+            )
+            summary(
+                "api (gunicorn, 2 workers)",
+                label,
+                f"{r['rps']:.0f} req/s, p50 {r['p50']:.1f} / p95 {r['p95']:.1f} / p99 {r['p99']:.1f} ms, "
+                f"{r['errors']} errors",
+            )
+        print(
+            f"API under load: gunicorn 2 workers, SQLite, {args.clients} keep-alive clients, "
+            f"{args.seconds:.0f} s per endpoint"
+        )
         print(table(["endpoint", "requests", "errors", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows))
     finally:
         server.stop()

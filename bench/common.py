@@ -17,8 +17,9 @@ ADMIN_PASSWORD = "Admin-pass1!"  # noqa: S105 - the benchmark's own throwaway ad
 
 def start_server(workers: int = 2, sample: bool = True, **env_extra: str) -> tuple[AppServer, Path]:
     tmp = Path(tempfile.mkdtemp(prefix="sibol-bench-"))
-    env = server_env(f"sqlite:///{tmp / 'bench.sqlite3'}", SIBOL_SAMPLE_DATA="1" if sample else "0",
-                     **env_extra)
+    env = server_env(
+        f"sqlite:///{tmp / 'bench.sqlite3'}", SIBOL_SAMPLE_DATA="1" if sample else "0", **env_extra
+    )
     setup_database(env)
     return AppServer(env, workers=workers, log=tmp / "server.log").start(), tmp
 

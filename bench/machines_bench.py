@@ -55,10 +55,17 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def build(url: str, count: int):
-    app = create_app({
-        "TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "SIBOL_SAMPLE_DATA": False,
-        "SIBOL_IGNORE_HOT_FILE": True, "RATELIMIT_ENABLED": False, "MAIL_SUPPRESS_SEND": True,
-    })
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "SIBOL_SAMPLE_DATA": False,
+            "SIBOL_IGNORE_HOT_FILE": True,
+            "RATELIMIT_ENABLED": False,
+            "MAIL_SUPPRESS_SEND": True,
+        }
+    )
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -66,9 +73,16 @@ def build(url: str, count: int):
         started = time.perf_counter()
         generate_machines(count)
         filled = time.perf_counter() - started
-        account = Account(username="bench", first_name="Bench", last_name="Mark", email="bench@example.test",
-                          role_id=int(RoleId.STAFF), status=AccountStatus.ACTIVE, is_enabled=True,
-                          modules=list(db.session.scalars(db.select(Module))))
+        account = Account(
+            username="bench",
+            first_name="Bench",
+            last_name="Mark",
+            email="bench@example.test",
+            role_id=int(RoleId.STAFF),
+            status=AccountStatus.ACTIVE,
+            is_enabled=True,
+            modules=list(db.session.scalars(db.select(Module))),
+        )
         db.session.add(account)
         db.session.commit()
         token = issue_token(account)
@@ -96,13 +110,25 @@ def measure(app, token: str, runs: int) -> list[tuple[str, float, float, int]]:
             times.append((time.perf_counter() - started) * 1000)
             assert res.status_code == 200, res.get_data(as_text=True)
         total = res.json["total"]
-        results.append((label, statistics.median(times), percentile(times, 0.95),
-                        total if total is not None else len(res.json["data"])))
+        results.append(
+            (
+                label,
+                statistics.median(times),
+                percentile(times, 0.95),
+                total if total is not None else len(res.json["data"]),
+            )
+        )
     started = time.perf_counter()
     res = client.get("/api/machines", headers=headers)
     plain_ms = (time.perf_counter() - started) * 1000
-    results.append((f"plain list, no parameters ({len(res.data) / 1e6:.1f} MB JSON), 1 run", plain_ms, plain_ms,
-                    len(res.json)))
+    results.append(
+        (
+            f"plain list, no parameters ({len(res.data) / 1e6:.1f} MB JSON), 1 run",
+            plain_ms,
+            plain_ms,
+            len(res.json),
+        )
+    )
     return results
 
 
@@ -114,7 +140,11 @@ def report(name: str, results, filled: float, count: int) -> None:
     print(f"|{'-' * 54}|{'-' * 10}|{'-' * 10}|{'-' * 10}|")
     for label, p50, p95, matches in results:
         print(f"| {label:<52} | {p50:>8.1f} | {p95:>8.1f} | {matches:>8} |")
-        summary(f"machines ({name.split(' ')[0]})", label, f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, {matches} matches")
+        summary(
+            f"machines ({name.split(' ')[0]})",
+            label,
+            f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, {matches} matches",
+        )
 
 
 def run_sqlite(count: int, runs: int) -> None:
@@ -156,8 +186,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
     args = parser.parse_args(argv or [])
-    print(f"Machines benchmark: {args.count:,} machines, {args.runs} runs per query, "
-          f"through the Flask test client; {os.cpu_count()} CPUs")
+    print(
+        f"Machines benchmark: {args.count:,} machines, {args.runs} runs per query, "
+        f"through the Flask test client; {os.cpu_count()} CPUs"
+    )
     if args.only in (None, "sqlite"):
         run_sqlite(args.count, args.runs)
     if args.only in (None, "mysql"):

@@ -43,8 +43,15 @@ ROUTES = {
     "/chat-support": "main h1",
 }
 PUBLIC = {"/login", "/signup"}
-TYPES = {"Document": "document", "Script": "script", "Stylesheet": "style", "Image": "image",
-         "Font": "font", "XHR": "data", "Fetch": "data"}
+TYPES = {
+    "Document": "document",
+    "Script": "script",
+    "Stylesheet": "style",
+    "Image": "image",
+    "Font": "font",
+    "XHR": "data",
+    "Fetch": "data",
+}
 
 WATCH = """
 window.__sibolUsable = null;
@@ -67,9 +74,19 @@ def make_driver():
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="sibol-bench-chrome-")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,900", f"--user-data-dir={profile}"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        f"--user-data-dir={profile}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -97,30 +114,42 @@ def measure(driver, base: str, route: str) -> dict:
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.clearBrowserCache", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", LINK)
-    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
-                                    {"source": WATCH % json.dumps(ROUTES[route])})
+    script = driver.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": WATCH % json.dumps(ROUTES[route])}
+    )
     try:
         driver.get(base + route)
         try:
             WebDriverWait(driver, 30, poll_frequency=0.1).until(
-                lambda d: d.execute_script("return window.__sibolUsable") is not None)
+                lambda d: d.execute_script("return window.__sibolUsable") is not None
+            )
             usable_ms = driver.execute_script("return window.__sibolUsable")
         except TimeoutException:
             usable_ms = None  # the marker never appeared: reported as "not usable"
         # Let late requests (lazy islands, data calls) finish before counting bytes.
         WebDriverWait(driver, 90, poll_frequency=0.2).until(
-            lambda d: d.execute_script("return document.readyState") == "complete")
+            lambda d: d.execute_script("return document.readyState") == "complete"
+        )
     finally:
-        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
-        driver.execute_cdp_cmd("Network.emulateNetworkConditions",
-                               {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        driver.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]}
+        )
+        driver.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
     kinds: dict[str, str] = {}
     by_type: dict[str, int] = defaultdict(int)
     requests = 0
     messages = [json.loads(entry["message"])["message"] for entry in driver.get_log("performance")]
     # Only what this navigation loaded: a late response of an earlier page carries its own loaderId.
-    documents = [m["params"]["loaderId"] for m in messages if m["method"] == "Network.responseReceived"
-                 and m["params"].get("type") == "Document" and m["params"]["response"]["url"].startswith(base)]
+    documents = [
+        m["params"]["loaderId"]
+        for m in messages
+        if m["method"] == "Network.responseReceived"
+        and m["params"].get("type") == "Document"
+        and m["params"]["response"]["url"].startswith(base)
+    ]
     loader = documents[-1]  # after redirects, the page that was finally shown
     for msg in messages:
         params = msg.get("params", {})
@@ -130,7 +159,12 @@ def measure(driver, base: str, route: str) -> dict:
         elif msg["method"] == "Network.loadingFinished" and params["requestId"] in kinds:
             requests += 1
             by_type[kinds[params["requestId"]]] += int(params.get("encodedDataLength", 0))
-    return {"usable_ms": usable_ms, "requests": requests, "bytes": dict(by_type), "total": sum(by_type.values())}
+    return {
+        "usable_ms": usable_ms,
+        "requests": requests,
+        "bytes": dict(by_type),
+        "total": sum(by_type.values()),
+    }
 
 
 def usable_text(values: list[float | None]) -> str:
@@ -162,20 +196,54 @@ def main() -> int:
             budget = BUDGET_LOGIN if route == "/login" else BUDGET_PAGE
             if total > budget:
                 over_budget.append(route)
-            kb = {k: f"{last['bytes'].get(k, 0) / 1024:.1f}" for k in ("document", "script", "style", "image", "font", "data")}
-            summary("pages (400 kbit/s, 400 ms)", route.split("?")[0],
-                    f"{total / 1024:.1f} KB of {budget // 1024} KB, {last['requests']} requests, "
-                    f"usable {usable_text([r['usable_ms'] for r in runs])} s")
-            rows.append([route.split("?")[0], kb["document"], kb["script"], kb["style"], kb["image"], kb["font"],
-                         kb["data"], f"{total / 1024:.1f}", f"{budget // 1024}", last["requests"],
-                         usable_text([r["usable_ms"] for r in runs])])
+            kb = {
+                k: f"{last['bytes'].get(k, 0) / 1024:.1f}"
+                for k in ("document", "script", "style", "image", "font", "data")
+            }
+            summary(
+                "pages (400 kbit/s, 400 ms)",
+                route.split("?")[0],
+                f"{total / 1024:.1f} KB of {budget // 1024} KB, {last['requests']} requests, "
+                f"usable {usable_text([r['usable_ms'] for r in runs])} s",
+            )
+            rows.append(
+                [
+                    route.split("?")[0],
+                    kb["document"],
+                    kb["script"],
+                    kb["style"],
+                    kb["image"],
+                    kb["font"],
+                    kb["data"],
+                    f"{total / 1024:.1f}",
+                    f"{budget // 1024}",
+                    last["requests"],
+                    usable_text([r["usable_ms"] for r in runs]),
+                ]
+            )
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
         server.stop()
     print(f"Cold loads over 400 kbit/s, 400 ms latency (median of {args.runs}; KB = 1024 bytes on the wire)")
-    print(table(["route", "doc KB", "script KB", "style KB", "image KB", "font KB", "data KB", "total KB",
-                 "budget KB", "requests", "usable s"], rows))
+    print(
+        table(
+            [
+                "route",
+                "doc KB",
+                "script KB",
+                "style KB",
+                "image KB",
+                "font KB",
+                "data KB",
+                "total KB",
+                "budget KB",
+                "requests",
+                "usable s",
+            ],
+            rows,
+        )
+    )
     if over_budget:
         print("OVER BUDGET:", ", ".join(over_budget))
     return 0

@@ -25,7 +25,9 @@ def main() -> int:
         print(f"\n=== {script.name} ===", flush=True)
         started = time.monotonic()
         result = subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False, env=env)
-        print(f"--- {script.name}: exit {result.returncode} in {time.monotonic() - started:.1f} s", flush=True)
+        print(
+            f"--- {script.name}: exit {result.returncode} in {time.monotonic() - started:.1f} s", flush=True
+        )
         failed += result.returncode != 0
     rows = [json.loads(line) for line in rows_file.read_text().splitlines() if line.strip()]
     rows_file.unlink(missing_ok=True)

@@ -59,9 +59,17 @@ def backup(engine: Engine, target: Path) -> Path:
     args, env = _mysql_args(url)
     with open(target, "wb") as out:
         subprocess.run(  # noqa: S603 - fixed program, arguments from our own configuration
-            [_client("mariadb-dump", "mysqldump"), *args, "--single-transaction", "--routines",
-             "--default-character-set=utf8mb4", url.database],
-            stdout=out, env=env, check=True,
+            [
+                _client("mariadb-dump", "mysqldump"),
+                *args,
+                "--single-transaction",
+                "--routines",
+                "--default-character-set=utf8mb4",
+                url.database,
+            ],
+            stdout=out,
+            env=env,
+            check=True,
         )
     return target
 
@@ -83,7 +91,9 @@ def restore(engine: Engine, source: Path) -> None:
     with open(source, "rb") as dump:
         subprocess.run(  # noqa: S603
             [_client("mariadb", "mysql"), *args, "--default-character-set=utf8mb4", url.database],
-            stdin=dump, env=env, check=True,
+            stdin=dump,
+            env=env,
+            check=True,
         )
 
 

@@ -71,9 +71,7 @@ def load_settings(instance_path: str) -> dict:
             "GOOGLE_OAUTH_AUTHORIZATION_URL", DEFAULT_AUTHORIZATION_URL
         ),
         "GOOGLE_OAUTH_TOKEN_URL": os.environ.get("GOOGLE_OAUTH_TOKEN_URL", DEFAULT_TOKEN_URL),
-        "GOOGLE_OAUTH_USERINFO_URL": os.environ.get(
-            "GOOGLE_OAUTH_USERINFO_URL", DEFAULT_USERINFO_URL
-        ),
+        "GOOGLE_OAUTH_USERINFO_URL": os.environ.get("GOOGLE_OAUTH_USERINFO_URL", DEFAULT_USERINFO_URL),
         "SIBOL_ADMIN_USERNAME": os.environ.get("SIBOL_ADMIN_USERNAME", "admin"),
         "SIBOL_ADMIN_PASSWORD": os.environ.get("SIBOL_ADMIN_PASSWORD") or None,
         "SIBOL_ADMIN_EMAIL": os.environ.get("SIBOL_ADMIN_EMAIL", "admin@localhost"),
@@ -103,7 +101,5 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_DEFAULT_BARANGAY_NAME": "Barangay Fortune",
         "SIBOL_OFFICE_PHONE": os.environ.get("SIBOL_OFFICE_PHONE", "(02) 8123 4567"),
         "SIBOL_OFFICE_EMAIL": os.environ.get("SIBOL_OFFICE_EMAIL", "sibol@barangay.local"),
-        "SIBOL_OFFICE_ADDRESS": os.environ.get(
-            "SIBOL_OFFICE_ADDRESS", "Barangay Hall, Main Street"
-        ),
+        "SIBOL_OFFICE_ADDRESS": os.environ.get("SIBOL_OFFICE_ADDRESS", "Barangay Hall, Main Street"),
     }

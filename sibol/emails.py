@@ -54,11 +54,13 @@ def _to_outbox(message: Message, template: str) -> bool:
 
 def verification_email(account, link: str) -> bool:
     """Sign-up: the link to /email-verification (24 hours, single use)."""
-    return send_email(account.email, "Verify your email address", "auth_verify_email",
-                      account=account, link=link)
+    return send_email(
+        account.email, "Verify your email address", "auth_verify_email", account=account, link=link
+    )
 
 
 def reset_code_email(account, code: str) -> bool:
     """Forgot Password: the six-digit code (15 minutes, 5 tries)."""
-    return send_email(account.email, "Your password reset code", "auth_reset_code",
-                      account=account, code=code)
+    return send_email(
+        account.email, "Your password reset code", "auth_reset_code", account=account, code=code
+    )

@@ -16,18 +16,20 @@ def content_security_policy(dev_server: str | None) -> str:
         ws = dev_server.replace("http", "ws", 1)
         script += f" {dev_server} 'unsafe-inline'"
         connect += f" {dev_server} {ws}"
-    return "; ".join([
-        "default-src 'self'",
-        f"script-src {script}",
-        "style-src 'self' 'unsafe-inline'",  # React and Chart.js set style attributes
-        "img-src 'self' data: blob:",
-        "font-src 'self'",
-        f"connect-src {connect}",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src {script}",
+            "style-src 'self' 'unsafe-inline'",  # React and Chart.js set style attributes
+            "img-src 'self' data: blob:",
+            "font-src 'self'",
+            f"connect-src {connect}",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 def install_security(app: Flask) -> None:

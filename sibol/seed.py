@@ -106,9 +106,7 @@ def generate_password(length: int = 8) -> str:
         return "".join(chars)
 
 
-def ensure_admin(
-    username: str, email: str, password: str | None = None
-) -> tuple[Account | None, str | None]:
+def ensure_admin(username: str, email: str, password: str | None = None) -> tuple[Account | None, str | None]:
     """Create the first administrator unless an active admin exists.
 
     Returns (account, generated_password); the password is None when one was given or when
@@ -124,7 +122,9 @@ def ensure_admin(
     generated = None
     if not password:
         password = generated = generate_password(16)
-    modules = list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.ADMIN]))))
+    modules = list(
+        db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.ADMIN])))
+    )
     account = Account(
         username=username,
         first_name="System",

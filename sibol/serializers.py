@@ -6,8 +6,15 @@ from .models import Account, Module
 
 
 def module_json(module: Module) -> dict:
-    return {"id": module.id, "key": module.key, "name": module.name, "path": module.path,
-            "Module_id": module.id, "Module_name": module.name, "Path": module.path}
+    return {
+        "id": module.id,
+        "key": module.key,
+        "name": module.name,
+        "path": module.path,
+        "Module_id": module.id,
+        "Module_name": module.name,
+        "Path": module.path,
+    }
 
 
 def user_json(account: Account) -> dict:

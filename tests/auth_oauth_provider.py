@@ -1,8 +1,8 @@
 """A small OAuth2 provider for the Google sign-in tests: real HTTP, real redirects and code exchange.
 
-    provider = OAuthProvider().start()
-    provider.user = {"sub": "g-1", "email": "a@example.test", "email_verified": True, ...}
-    provider.refuse = True   # the next /authorize answers error=access_denied
+provider = OAuthProvider().start()
+provider.user = {"sub": "g-1", "email": "a@example.test", "email_verified": True, ...}
+provider.refuse = True   # the next /authorize answers error=access_denied
 """
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ class OAuthProvider:
             return "bad client", 400
         target = args["redirect_uri"]
         if self.refuse:
-            return redirect(f"{target}?{urlencode({'error': 'access_denied', 'state': args.get('state', '')})}")
+            return redirect(
+                f"{target}?{urlencode({'error': 'access_denied', 'state': args.get('state', '')})}"
+            )
         code = secrets.token_urlsafe(16)
         self.codes[code] = {"user": dict(self.user), "redirect_uri": target}
         return redirect(f"{target}?{urlencode({'code': code, 'state': args.get('state', '')})}")
@@ -67,14 +69,20 @@ class OAuthProvider:
     def token(self):
         self.requests.append("token")
         form = request.form
-        secret = form.get("client_secret") or (request.authorization.password if request.authorization else None)
+        secret = form.get("client_secret") or (
+            request.authorization.password if request.authorization else None
+        )
         grant = self.codes.pop(form.get("code", ""), None)
         if secret != CLIENT_SECRET or grant is None or form.get("redirect_uri") != grant["redirect_uri"]:
             return jsonify(error="invalid_grant"), 400
         access = secrets.token_urlsafe(16)
         self.tokens[access] = grant["user"]
-        return jsonify(access_token=access, token_type="Bearer", expires_in=3600,  # noqa: S106
-                       scope="openid email profile")
+        return jsonify(
+            access_token=access,
+            token_type="Bearer",
+            expires_in=3600,  # noqa: S106
+            scope="openid email profile",
+        )
 
     def userinfo(self):
         self.requests.append("userinfo")

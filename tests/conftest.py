@@ -67,7 +67,9 @@ def app_overrides() -> dict:
 
 @pytest.fixture
 def app(database_url, app_overrides, tmp_path):
-    app = create_app(base_overrides(database_url, SIBOL_UPLOAD_DIR=str(tmp_path / "uploads"), **app_overrides))
+    app = create_app(
+        base_overrides(database_url, SIBOL_UPLOAD_DIR=str(tmp_path / "uploads"), **app_overrides)
+    )
     with app.app_context():
         empty_all_tables()
         seed.reference_data()

@@ -13,9 +13,21 @@ def signup_body(email: str = "juan.dela-cruz@example.test", **overrides) -> dict
     from sibol.extensions import db
 
     barangay = db.session.scalar(select(Barangay).order_by(Barangay.id))
-    body = {"firstName": "Juan", "lastName": "Dela Cruz", "email": email, "areaId": barangay.id,
-            "role": 4, "roleId": 4, "username": "ignored", "isSSO": False,
-            "FirstName": "Juan", "LastName": "Dela Cruz", "Area_id": barangay.id, "Email": email, "Roles": 4}
+    body = {
+        "firstName": "Juan",
+        "lastName": "Dela Cruz",
+        "email": email,
+        "areaId": barangay.id,
+        "role": 4,
+        "roleId": 4,
+        "username": "ignored",
+        "isSSO": False,
+        "FirstName": "Juan",
+        "LastName": "Dela Cruz",
+        "Area_id": barangay.id,
+        "Email": email,
+        "Roles": 4,
+    }
     body.update(overrides)
     return body
 

@@ -13,12 +13,21 @@ from sibol.models import CollectionArea, CollectionSchedule, HouseholdMember, Re
 _counter = itertools.count(1)
 
 
-def make_schedule(*, areas=("Purok 1",), person: str | None = None, contact: str = "0917 000 0000",
-                  when: date = date(2026, 1, 15), status: str = "Pending", grams: int | None = None
-                  ) -> CollectionSchedule:
+def make_schedule(
+    *,
+    areas=("Purok 1",),
+    person: str | None = None,
+    contact: str = "0917 000 0000",
+    when: date = date(2026, 1, 15),
+    status: str = "Pending",
+    grams: int | None = None,
+) -> CollectionSchedule:
     schedule = CollectionSchedule(
-        maintenance_person=person or f"Collector {next(_counter)}", collector_contact=contact,
-        collection_date=when, status=status, total_waste_g=grams,
+        maintenance_person=person or f"Collector {next(_counter)}",
+        collector_contact=contact,
+        collection_date=when,
+        status=status,
+        total_waste_g=grams,
         areas=[CollectionArea(name=a, position=i) for i, a in enumerate(areas)],
     )
     db.session.add(schedule)
@@ -26,17 +35,20 @@ def make_schedule(*, areas=("Purok 1",), person: str | None = None, contact: str
     return schedule
 
 
-def make_member(name: str | None = None, *, points: int = 100, barangay: str = "Barangay Fortune",
-                active: bool = True) -> HouseholdMember:
-    member = HouseholdMember(name=name or f"Household {next(_counter)}", points=points,
-                             barangay=barangay, is_active=active)
+def make_member(
+    name: str | None = None, *, points: int = 100, barangay: str = "Barangay Fortune", active: bool = True
+) -> HouseholdMember:
+    member = HouseholdMember(
+        name=name or f"Household {next(_counter)}", points=points, barangay=barangay, is_active=active
+    )
     db.session.add(member)
     db.session.commit()
     return member
 
 
-def make_reward(name: str | None = None, *, points: int = 100, status: str = "Available",
-                area: str = "") -> Reward:
+def make_reward(
+    name: str | None = None, *, points: int = 100, status: str = "Available", area: str = ""
+) -> Reward:
     reward = Reward(name=name or f"Reward {next(_counter)}", points_required=points, status=status, area=area)
     db.session.add(reward)
     db.session.commit()
@@ -57,5 +69,9 @@ def png_bytes(width: int = 2, height: int = 2) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     raw = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )

@@ -27,8 +27,16 @@ def due_in(days: int = 7) -> str:
     return (service.manila_today() + timedelta(days=days)).isoformat()
 
 
-def make_request(*, actor: Account | None = None, assignee: Account | None = None, issue: str = "Shredder jammed",
-                 priority: str = "urgent", due: str | None = None, files=(), **extra):
+def make_request(
+    *,
+    actor: Account | None = None,
+    assignee: Account | None = None,
+    issue: str = "Shredder jammed",
+    priority: str = "urgent",
+    due: str | None = None,
+    files=(),
+    **extra,
+):
     assignee = assignee or make_operator()
     return service.create_request(
         actor=actor,

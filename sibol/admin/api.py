@@ -59,8 +59,15 @@ def access_values(body: dict) -> list | None:
 
 def _page_json(page: service.Page, key: str, shape) -> dict:
     rows = [shape(a) for a in page.items]
-    return {"success": True, key: rows, "list": rows, "data": rows, "total": page.total,
-            "page": page.page, "per_page": page.per_page}
+    return {
+        "success": True,
+        key: rows,
+        "list": rows,
+        "data": rows,
+        "total": page.total,
+        "page": page.page,
+        "per_page": page.per_page,
+    }
 
 
 @bp.get("/accounts")
@@ -85,19 +92,28 @@ def pending_accounts():
 @module_required(ADMIN)
 def approve(account_id: int):
     account = service.approve_account(_actor(), account_id)
-    return {"success": True, "message": "Account approved", "user": account_json(account),
-            "pendingCount": service.pending_count()}
+    return {
+        "success": True,
+        "message": "Account approved",
+        "user": account_json(account),
+        "pendingCount": service.pending_count(),
+    }
 
 
 @bp.post("/pending-accounts/<int:account_id>/reject")
 @module_required(ADMIN)
 def reject(account_id: int):
     body = json_body(required=False)
-    reason = text_field(body, "reason", "Reason", label="Reason", required=False,
-                        max_length=service.REASON_MAX)
+    reason = text_field(
+        body, "reason", "Reason", label="Reason", required=False, max_length=service.REASON_MAX
+    )
     account = service.reject_account(_actor(), account_id, reason)
-    return {"success": True, "message": "Account rejected", "user": account_json(account),
-            "pendingCount": service.pending_count()}
+    return {
+        "success": True,
+        "message": "Account rejected",
+        "user": account_json(account),
+        "pendingCount": service.pending_count(),
+    }
 
 
 @bp.post("/create")
@@ -106,18 +122,20 @@ def create():
     body = json_body()
     created = service.create_account(
         _actor(),
-        first_name=text_field(body, "FirstName", "firstName", label="First name",
-                              max_length=service.NAME_MAX),
-        last_name=text_field(body, "LastName", "lastName", label="Last name",
-                             max_length=service.NAME_MAX),
+        first_name=text_field(
+            body, "FirstName", "firstName", label="First name", max_length=service.NAME_MAX
+        ),
+        last_name=text_field(body, "LastName", "lastName", label="Last name", max_length=service.NAME_MAX),
         email=text_field(body, "Email", "email", label="Email", max_length=service.EMAIL_MAX),
         role_id=int_field(body, "Roles", "roleId", "role", label="Role"),
         module_values=access_values(body),
         barangay_id=int_field(body, "Barangay_id", "barangayId", label="Barangay", required=False),
-        username=text_field(body, "Username", "username", label="Username", required=False,
-                            max_length=service.USERNAME_MAX),
-        password=text_field(body, "Password", "password", label="Password", required=False,
-                            max_length=256, strip=False),
+        username=text_field(
+            body, "Username", "username", label="Username", required=False, max_length=service.USERNAME_MAX
+        ),
+        password=text_field(
+            body, "Password", "password", label="Password", required=False, max_length=256, strip=False
+        ),
     )
     response = {"success": True, "message": "Account created", "user": account_json(created.account)}
     if created.generated_password:
@@ -129,8 +147,11 @@ def create():
 @module_required(ADMIN)
 def account(account_id: int):
     found = service.get_account(account_id)
-    return {"success": True, "user": account_json(found),
-            "audit": [audit_json(e) for e in service.recent_audit(found.id)]}
+    return {
+        "success": True,
+        "user": account_json(found),
+        "audit": [audit_json(e) for e in service.recent_audit(found.id)],
+    }
 
 
 @bp.put("/<int:account_id>")
@@ -157,8 +178,11 @@ def set_active(account_id: int):
     else:
         raise Invalid("isActive must be true or false.", field="isActive")
     updated = service.set_active(_actor(), account_id, active)
-    return {"success": True, "message": "Account enabled" if active else "Account disabled",
-            "user": account_json(updated)}
+    return {
+        "success": True,
+        "message": "Account enabled" if active else "Account disabled",
+        "user": account_json(updated),
+    }
 
 
 @bp.get("/<int:account_id>/audit")
@@ -173,8 +197,13 @@ def account_audit(account_id: int):
 def audit_log():
     page, per_page = page_args(default_per_page=50)
     listing = service.list_audit(page, per_page)
-    return {"success": True, "entries": [audit_json(e) for e in listing.items], "total": listing.total,
-            "page": listing.page, "per_page": listing.per_page}
+    return {
+        "success": True,
+        "entries": [audit_json(e) for e in listing.items],
+        "total": listing.total,
+        "page": listing.page,
+        "per_page": listing.per_page,
+    }
 
 
 @bp.get("/roles")

@@ -77,9 +77,17 @@ def index():
 
     return render_template(
         "admin/index.html",
-        tab=tab, listing=listing, q=q, role_id=role_id, roles=roles, modules=modules,
-        pending_total=pending_total, page_url=page_url, page_sizes=PAGE_SIZES,
-        props=_island_props(roles, modules, barangays), status_label=status_label,
+        tab=tab,
+        listing=listing,
+        q=q,
+        role_id=role_id,
+        roles=roles,
+        modules=modules,
+        pending_total=pending_total,
+        page_url=page_url,
+        page_sizes=PAGE_SIZES,
+        props=_island_props(roles, modules, barangays),
+        status_label=status_label,
     )
 
 
@@ -104,8 +112,15 @@ def _account_form(account, values: dict, error: str | None, status: int = 200):
     roles, modules, barangays = service.roles(), service.modules(), service.barangays()
     audit = [audit_json(e) for e in service.recent_audit(account.id)] if account else []
     return render_template(
-        "admin/account_form.html", account=account, values=values, error=error, roles=roles,
-        modules=modules, barangays=barangays, audit=audit, role_defaults=service.role_defaults(),
+        "admin/account_form.html",
+        account=account,
+        values=values,
+        error=error,
+        roles=roles,
+        modules=modules,
+        barangays=barangays,
+        audit=audit,
+        role_defaults=service.role_defaults(),
     ), status
 
 
@@ -128,14 +143,20 @@ def create_account():
         if len(password) > 256:
             raise Invalid("Password is too long.", field="password")
         created = service.create_account(
-            _actor(), first_name=values["first_name"], last_name=values["last_name"],
-            email=values["email"], role_id=role_id, module_values=_form_modules(),
-            barangay_id=_form_int("barangay"), password=password or None,
+            _actor(),
+            first_name=values["first_name"],
+            last_name=values["last_name"],
+            email=values["email"],
+            role_id=role_id,
+            module_values=_form_modules(),
+            barangay_id=_form_int("barangay"),
+            password=password or None,
         )
     except ServiceError as err:
         return _account_form(None, values, err.message, err.status)
-    return render_template("admin/created.html", account=created.account,
-                           password=created.generated_password), 201
+    return render_template(
+        "admin/created.html", account=created.account, password=created.generated_password
+    ), 201
 
 
 @bp.get("/admin/accounts/<int:account_id>/edit")
@@ -150,8 +171,9 @@ def edit_account(account_id: int):
 def update_account(account_id: int):
     account = service.get_account(account_id)
     try:
-        service.update_account(_actor(), account.id, role_id=_form_int("role"),
-                               module_values=request.form.getlist("access"))
+        service.update_account(
+            _actor(), account.id, role_id=_form_int("role"), module_values=request.form.getlist("access")
+        )
     except ServiceError as err:
         return _account_form(account, {}, err.message, err.status)
     flash(f"Account {account.username} updated.", "success")

@@ -25,10 +25,18 @@ def sample_data() -> None:
         if username in existing:
             continue
         modules = list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[role]))))
-        db.session.add(Account(
-            username=username, first_name=first, last_name=last,
-            email=f"{username}@sample.sibol.invalid", role_id=int(role), status=str(status),
-            is_enabled=True, is_sso=is_sso, barangay_id=barangay.id if barangay else None,
-            modules=modules,
-        ))
+        db.session.add(
+            Account(
+                username=username,
+                first_name=first,
+                last_name=last,
+                email=f"{username}@sample.sibol.invalid",
+                role_id=int(role),
+                status=str(status),
+                is_enabled=True,
+                is_sso=is_sso,
+                barangay_id=barangay.id if barangay else None,
+                modules=modules,
+            )
+        )
     db.session.commit()

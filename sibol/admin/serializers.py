@@ -53,8 +53,12 @@ def role_json(role: Role) -> dict:
 
 
 def barangay_json(barangay: Barangay) -> dict:
-    return {"Barangay_id": barangay.id, "Barangay_Name": barangay.name,
-            "id": barangay.id, "name": barangay.name}
+    return {
+        "Barangay_id": barangay.id,
+        "Barangay_Name": barangay.name,
+        "id": barangay.id,
+        "name": barangay.name,
+    }
 
 
 ACTION_TEXT = {
@@ -92,8 +96,9 @@ def audit_summary(entry: AuditEntry, details: dict) -> str:
         if before.get("role") != after.get("role"):
             changes.append(f"role {_role_name(before.get('role'))} to {_role_name(after.get('role'))}")
         if before.get("access") != after.get("access"):
-            changes.append(f"access {_module_names(before.get('access'))} to "
-                           f"{_module_names(after.get('access'))}")
+            changes.append(
+                f"access {_module_names(before.get('access'))} to {_module_names(after.get('access'))}"
+            )
         text += ": " + "; ".join(changes)
     elif entry.action == "create" and "role" in details:
         text += f" as {_role_name(details['role'])} with {_module_names(details.get('access'))}"

@@ -56,6 +56,7 @@ class Page:
 
 # Reference lists ------------------------------------------------------------------------
 
+
 def roles() -> list[Role]:
     return list(db.session.scalars(select(Role).order_by(Role.id)))
 
@@ -74,6 +75,7 @@ def role_defaults() -> dict[int, list[int]]:
 
 # Reading ----------------------------------------------------------------------------------
 
+
 def _like(text: str) -> str:
     escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
@@ -87,10 +89,14 @@ def list_accounts(
     q = (q or "").strip()
     if q:
         pattern = _like(q)
-        query = query.where(or_(*(
-            func.lower(column).like(pattern, escape="\\")
-            for column in (Account.username, Account.first_name, Account.last_name, Account.email)
-        )))
+        query = query.where(
+            or_(
+                *(
+                    func.lower(column).like(pattern, escape="\\")
+                    for column in (Account.username, Account.first_name, Account.last_name, Account.email)
+                )
+            )
+        )
     if role_id is not None:
         query = query.where(Account.role_id == role_id)
     total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
@@ -115,9 +121,9 @@ def list_pending(page: int = 1, per_page: int | None = 10) -> Page:
 
 
 def pending_count() -> int:
-    return db.session.scalar(
-        select(func.count(Account.id)).where(Account.status == AccountStatus.PENDING)
-    ) or 0
+    return (
+        db.session.scalar(select(func.count(Account.id)).where(Account.status == AccountStatus.PENDING)) or 0
+    )
 
 
 def get_account(account_id: int) -> Account:
@@ -129,19 +135,27 @@ def get_account(account_id: int) -> Account:
 
 def recent_audit(account_id: int, limit: int = 10) -> list[AuditEntry]:
     """The latest entries about one account, newest first."""
-    return list(db.session.scalars(
-        select(AuditEntry).where(AuditEntry.target_id == account_id)
-        .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc()).limit(limit)
-    ))
+    return list(
+        db.session.scalars(
+            select(AuditEntry)
+            .where(AuditEntry.target_id == account_id)
+            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
+            .limit(limit)
+        )
+    )
 
 
 def list_audit(page: int = 1, per_page: int = 50) -> Page:
     """The whole audit log, newest first."""
     total = db.session.scalar(select(func.count(AuditEntry.id))) or 0
-    items = list(db.session.scalars(
-        select(AuditEntry).order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
-        .offset((page - 1) * per_page).limit(per_page)
-    ))
+    items = list(
+        db.session.scalars(
+            select(AuditEntry)
+            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
+            .offset((page - 1) * per_page)
+            .limit(per_page)
+        )
+    )
     return Page(items, total, page, per_page)
 
 
@@ -154,6 +168,7 @@ def audit_details(entry: AuditEntry) -> dict:
 
 
 # Validation helpers -------------------------------------------------------------------------
+
 
 def check_role(role_id: int) -> Role:
     role = db.session.get(Role, role_id)
@@ -207,9 +222,10 @@ def derive_username(first_name: str, last_name: str) -> str:
 
 
 def _username_taken(username: str) -> bool:
-    return db.session.scalar(
-        select(Account.id).where(func.lower(Account.username) == username.lower())
-    ) is not None
+    return (
+        db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower()))
+        is not None
+    )
 
 
 def unique_username(base: str) -> str:
@@ -260,14 +276,16 @@ def _guard_last_admin(account: Account) -> None:
 
 
 def _audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
-    db.session.add(AuditEntry(
-        action=str(action),
-        actor_id=actor.id,
-        actor_username=actor.username,
-        target_id=target.id,
-        target_username=target.username,
-        details=json.dumps(details, sort_keys=True) if details else None,
-    ))
+    db.session.add(
+        AuditEntry(
+            action=str(action),
+            actor_id=actor.id,
+            actor_username=actor.username,
+            target_id=target.id,
+            target_username=target.username,
+            details=json.dumps(details, sort_keys=True) if details else None,
+        )
+    )
 
 
 def _commit_unique() -> None:
@@ -280,6 +298,7 @@ def _commit_unique() -> None:
 
 
 # Writes ----------------------------------------------------------------------------------
+
 
 @dataclass
 class Created:
@@ -306,8 +325,11 @@ def create_account(
     if not EMAIL_RE.match(email):
         raise Invalid("Enter a valid email", field="Email")
     role = check_role(role_id)
-    chosen = resolve_modules(module_values) if module_values is not None else resolve_modules(
-        ROLE_DEFAULT_MODULES[RoleId(role.id)])
+    chosen = (
+        resolve_modules(module_values)
+        if module_values is not None
+        else resolve_modules(ROLE_DEFAULT_MODULES[RoleId(role.id)])
+    )
     check_barangay(barangay_id)
     if db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower())):
         raise Conflict("An account with this e-mail already exists.", field="Email")
@@ -317,8 +339,10 @@ def create_account(
     if username:
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
-            raise Invalid("Username may hold only letters, digits, dot, underscore and hyphen "
-                          "(at most 30).", field="Username")
+            raise Invalid(
+                "Username may hold only letters, digits, dot, underscore and hyphen (at most 30).",
+                field="Username",
+            )
         if _username_taken(username):
             raise Conflict("An account with this username already exists.", field="Username")
     else:
@@ -330,16 +354,29 @@ def create_account(
     else:
         password = generated = generate_password(8)
     account = Account(
-        username=username, first_name=first_name, last_name=last_name, email=email,
-        barangay_id=barangay_id, role_id=role.id, status=AccountStatus.ACTIVE, is_enabled=True,
-        password_hash=hash_password(password), modules=chosen,
+        username=username,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        barangay_id=barangay_id,
+        role_id=role.id,
+        status=AccountStatus.ACTIVE,
+        is_enabled=True,
+        password_hash=hash_password(password),
+        modules=chosen,
     )
     db.session.add(account)
     db.session.flush()
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
-    emails.send_email(account.email, "Your account was created", "account_created",
-                      account=account, password=generated, role_name=role.name)
+    emails.send_email(
+        account.email,
+        "Your account was created",
+        "account_created",
+        account=account,
+        password=generated,
+        role_name=role.name,
+    )
     return Created(account, generated)
 
 
@@ -390,8 +427,7 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
 def _pending(account_id: int) -> Account:
     account = get_account(account_id)
     if account.status != AccountStatus.PENDING:
-        raise Conflict("Only accounts awaiting approval can be approved or rejected.",
-                       status=account.status)
+        raise Conflict("Only accounts awaiting approval can be approved or rejected.", status=account.status)
     return account
 
 
@@ -404,8 +440,9 @@ def approve_account(actor: Account, account_id: int) -> Account:
     link = set_password_url(account) if not account.password_hash else None
     _audit(AuditAction.APPROVE, actor, account)
     db.session.commit()
-    emails.send_email(account.email, "Your account was approved", "account_approved",
-                      account=account, set_password_url=link)
+    emails.send_email(
+        account.email, "Your account was approved", "account_approved", account=account, set_password_url=link
+    )
     return account
 
 
@@ -419,7 +456,12 @@ def reject_account(actor: Account, account_id: int, reason: str | None) -> Accou
     revoke_all_tokens(account.id)
     _audit(AuditAction.REJECT, actor, account, reason=reason)
     db.session.commit()
-    emails.send_email(account.email, "Your account registration was rejected", "account_rejected",
-                      account=account, reason=reason)
+    emails.send_email(
+        account.email,
+        "Your account registration was rejected",
+        "account_rejected",
+        account=account,
+        reason=reason,
+    )
     current_app.logger.info("Account %s rejected by %s", account.username, actor.username)
     return account

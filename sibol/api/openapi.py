@@ -28,8 +28,12 @@ ERROR_TEXT = {
     "415": "Body is not JSON",
     "429": "Rate limit; see Retry-After",
 }
-CONVERTERS = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"},
-              "default": {"type": "string"}, "path": {"type": "string"}}
+CONVERTERS = {
+    "int": {"type": "integer", "minimum": 0},
+    "string": {"type": "string"},
+    "default": {"type": "string"},
+    "path": {"type": "string"},
+}
 _PARAM = re.compile(r"<(?:(?P<conv>[a-zA-Z_]+)(?:\([^)]*\))?:)?(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)>")
 
 
@@ -38,8 +42,14 @@ def openapi_path(rule: str) -> tuple[str, list[dict]]:
 
     def replace(match: re.Match) -> str:
         conv = match.group("conv") or "default"
-        params.append({"name": match.group("name"), "in": "path", "required": True,
-                       "schema": CONVERTERS.get(conv, {"type": "string"})})
+        params.append(
+            {
+                "name": match.group("name"),
+                "in": "path",
+                "required": True,
+                "schema": CONVERTERS.get(conv, {"type": "string"}),
+            }
+        )
         return "{" + match.group("name") + "}"
 
     return _PARAM.sub(replace, rule), params
@@ -63,33 +73,52 @@ def build_openapi(app: Flask) -> dict:
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             extra = OPERATIONS.get((rule.endpoint, method), {})
             success = str(extra.get("status", 200))
-            redirect = {"description": "Redirect to the next page", "headers": {"Location": {"schema": {"type": "string"}}}}
+            redirect = {
+                "description": "Redirect to the next page",
+                "headers": {"Location": {"schema": {"type": "string"}}},
+            }
             if success.startswith("3"):
                 responses = {success: redirect}
             elif "success_content" in extra:  # a file, not JSON (e.g. an image)
-                responses = {success: {"description": "The file",
-                                       "content": {media: {"schema": schema}
-                                                   for media, schema in extra["success_content"].items()}}}
+                responses = {
+                    success: {
+                        "description": "The file",
+                        "content": {
+                            media: {"schema": schema} for media, schema in extra["success_content"].items()
+                        },
+                    }
+                }
             elif "response" in extra:  # the JSON schema of the success body
-                responses = {success: {"description": "JSON",
-                                       "content": {"application/json": {"schema": extra["response"]}}}}
+                responses = {
+                    success: {
+                        "description": "JSON",
+                        "content": {"application/json": {"schema": extra["response"]}},
+                    }
+                }
             else:
                 responses = {success: ANY_JSON}
             for code in extra.get("errors", ["400", "404", "405", "415"]):
-                responses[code] = {"description": ERROR_TEXT[code],
-                                   "content": {"application/json": {"schema": ERROR}}}
+                responses[code] = {
+                    "description": ERROR_TEXT[code],
+                    "content": {"application/json": {"schema": ERROR}},
+                }
             if access is None or access.kind != PUBLIC:
-                responses.setdefault("401", {"description": ERROR_TEXT["401"],
-                                             "content": {"application/json": {"schema": ERROR}}})
-                responses.setdefault("403", {"description": ERROR_TEXT["403"],
-                                             "content": {"application/json": {"schema": ERROR}}})
+                responses.setdefault(
+                    "401",
+                    {"description": ERROR_TEXT["401"], "content": {"application/json": {"schema": ERROR}}},
+                )
+                responses.setdefault(
+                    "403",
+                    {"description": ERROR_TEXT["403"], "content": {"application/json": {"schema": ERROR}}},
+                )
             for code in extra.get("also", []):
                 responses[str(code)] = ANY_JSON
             operation = {
                 "operationId": f"{rule.endpoint}.{method.lower()}",
                 "summary": extra.get("summary", summary),
                 "tags": [rule.endpoint.split(".")[1] if rule.endpoint.startswith("api.") else "core"],
-                "parameters": path_params + [
+                "parameters": path_params
+                + [
                     {"name": name, "in": "query", "required": False, "schema": schema}
                     for name, schema in extra.get("query", {}).items()
                 ],
@@ -98,15 +127,21 @@ def build_openapi(app: Flask) -> dict:
             if access is not None and access.kind == PUBLIC:
                 operation["security"] = []
             bodies = extra.get("bodies") or (
-                {extra.get("content_type", "application/json"): extra["body"]} if "body" in extra else {})
+                {extra.get("content_type", "application/json"): extra["body"]} if "body" in extra else {}
+            )
             if bodies:
-                operation["requestBody"] = {"required": extra.get("body_required", True),
-                                            "content": {media: {"schema": schema} for media, schema in bodies.items()}}
+                operation["requestBody"] = {
+                    "required": extra.get("body_required", True),
+                    "content": {media: {"schema": schema} for media, schema in bodies.items()},
+                }
             paths.setdefault(path, {})[method.lower()] = operation
     return {
         "openapi": "3.0.3",
-        "info": {"title": "SIBOL console API", "version": "1.0.0",
-                 "description": "JSON API of the SIBOL console (spec section 7)."},
+        "info": {
+            "title": "SIBOL console API",
+            "version": "1.0.0",
+            "description": "JSON API of the SIBOL console (spec section 7).",
+        },
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"session": []}],
         "components": {
@@ -118,8 +153,12 @@ def build_openapi(app: Flask) -> dict:
                 "Error": {
                     "type": "object",
                     "required": ["message", "error"],
-                    "properties": {"message": {"type": "string"}, "error": {"type": "string"},
-                                   "field": {"type": "string"}, "success": {"type": "boolean"}},
+                    "properties": {
+                        "message": {"type": "string"},
+                        "error": {"type": "string"},
+                        "field": {"type": "string"},
+                        "success": {"type": "boolean"},
+                    },
                 },
             },
         },

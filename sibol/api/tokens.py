@@ -21,9 +21,7 @@ def issue_token(account: Account) -> str:
     """Add a new token for the account to the session (the caller commits) and return it."""
     raw = secrets.token_urlsafe(32)
     ttl = timedelta(hours=current_app.config["SIBOL_TOKEN_TTL_HOURS"])
-    db.session.add(
-        ApiToken(account_id=account.id, token_hash=hash_secret(raw), expires_at=utcnow() + ttl)
-    )
+    db.session.add(ApiToken(account_id=account.id, token_hash=hash_secret(raw), expires_at=utcnow() + ttl))
     return raw
 
 

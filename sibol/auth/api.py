@@ -27,8 +27,13 @@ def login():
     password = text_field(body, "password", label="Password", max_length=256, strip=False)
     account = service.authenticate(username, password)
     token = service.start_session(account, with_token=True)
-    return {"success": True, "message": "Login successful", "token": token, "accessToken": token,
-            "user": user_json(account)}
+    return {
+        "success": True,
+        "message": "Login successful",
+        "token": token,
+        "accessToken": token,
+        "user": user_json(account),
+    }
 
 
 @bp.post("/auth/logout")
@@ -77,10 +82,12 @@ def signup_form(body: dict) -> service.SignupForm:
         raise Invalid("Barangay must be a valid number", field="areaId")
     return service.SignupForm(
         role=role_value(body),
-        first_name=text_field(body, "firstName", "FirstName", label="First name", required=False,
-                              max_length=100) or "",
-        last_name=text_field(body, "lastName", "LastName", label="Last name", required=False,
-                             max_length=100) or "",
+        first_name=text_field(
+            body, "firstName", "FirstName", label="First name", required=False, max_length=100
+        )
+        or "",
+        last_name=text_field(body, "lastName", "LastName", label="Last name", required=False, max_length=100)
+        or "",
         email=text_field(body, "email", "Email", label="Email", required=False, max_length=254) or "",
         barangay_id=barangay,
         is_sso=flag(pick(body, "isSSO", "sso", default=False)),
@@ -98,8 +105,13 @@ def signup():
         message = "Registration submitted. Your account is awaiting admin approval."
     else:
         message = "Registration successful. Check your email to verify your address."
-    return {"success": True, "message": message, "username": account.username, "email": account.email,
-            "status": account.status}, 201
+    return {
+        "success": True,
+        "message": message,
+        "username": account.username,
+        "email": account.email,
+        "status": account.status,
+    }, 201
 
 
 @bp.post("/auth/resend-verification")
@@ -117,8 +129,13 @@ def resend_verification():
 @public
 def verify_email(token: str):
     account = service.verify_email(token)
-    return {"success": True, "message": "Email verified. Your account is awaiting admin approval.",
-            "email": account.email, "username": account.username, "status": account.status}
+    return {
+        "success": True,
+        "message": "Email verified. Your account is awaiting admin approval.",
+        "email": account.email,
+        "username": account.username,
+        "status": account.status,
+    }
 
 
 @bp.get("/auth/check-status/<path:username>")
@@ -173,4 +190,8 @@ def set_password():
     token = text_field(body, "token", label="Token", max_length=200)
     password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
     account = service.set_password(token, password)
-    return {"success": True, "message": "Your password is set. You can now sign in.", "username": account.username}
+    return {
+        "success": True,
+        "message": "Your password is set. You can now sign in.",
+        "username": account.username,
+    }

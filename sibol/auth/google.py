@@ -76,8 +76,9 @@ def _on_authorized(blueprint, token):
     userinfo_url = current_app.config["GOOGLE_OAUTH_USERINFO_URL"]
     if not token or "access_token" not in token:
         raise ValueError("no access token")
-    response = requests.get(userinfo_url, headers={"Authorization": f"Bearer {token['access_token']}"},
-                            timeout=10)
+    response = requests.get(
+        userinfo_url, headers={"Authorization": f"Bearer {token['access_token']}"}, timeout=10
+    )
     response.raise_for_status()
     info = response.json()
     if not isinstance(info, dict):
@@ -92,16 +93,24 @@ def outcome_response(outcome: service.GoogleOutcome, info: dict):
         return redirect(f"/dashboard#{fragment}")
     if outcome.kind == "pending":
         account = outcome.account
-        return redirect("/pending-approval?" + urlencode(
-            {"email": account.email, "username": account.username, "sso": "google"}))
+        return redirect(
+            "/pending-approval?"
+            + urlencode({"email": account.email, "username": account.username, "sso": "google"})
+        )
     if outcome.kind == "signup":
         email = str(info.get("email", ""))
         session[SESSION_KEY] = {"email": email, "sub": str(info.get("sub") or info.get("id"))}
-        return redirect("/signup?" + urlencode({
-            "email": email, "sso": "google",
-            "firstName": service.strip_name(str(info.get("given_name") or ""))[:100],
-            "lastName": service.strip_name(str(info.get("family_name") or ""))[:100],
-            "message": SIGNUP_MESSAGE,
-        }))
+        return redirect(
+            "/signup?"
+            + urlencode(
+                {
+                    "email": email,
+                    "sso": "google",
+                    "firstName": service.strip_name(str(info.get("given_name") or ""))[:100],
+                    "lastName": service.strip_name(str(info.get("family_name") or ""))[:100],
+                    "message": SIGNUP_MESSAGE,
+                }
+            )
+        )
     flash(outcome.message or FAILED, "error")
     return redirect(FAIL_URL)

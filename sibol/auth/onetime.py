@@ -25,8 +25,11 @@ def _retire(account_id: int, purpose: TokenPurpose) -> None:
     """A new secret replaces every earlier unused one of the same purpose."""
     db.session.execute(
         update(AccountToken)
-        .where(AccountToken.account_id == account_id, AccountToken.purpose == purpose,
-               AccountToken.used_at.is_(None))
+        .where(
+            AccountToken.account_id == account_id,
+            AccountToken.purpose == purpose,
+            AccountToken.used_at.is_(None),
+        )
         .values(used_at=utcnow())
     )
 
@@ -35,8 +38,14 @@ def issue_link_token(account: Account, purpose: TokenPurpose) -> str:
     """A URL-safe single-use token for a link; returns the raw value (only its hash is kept)."""
     _retire(account.id, purpose)
     raw = secrets.token_urlsafe(32)
-    db.session.add(AccountToken(account_id=account.id, purpose=purpose, token_hash=hash_secret(raw),
-                                expires_at=utcnow() + LIFETIMES[purpose]))
+    db.session.add(
+        AccountToken(
+            account_id=account.id,
+            purpose=purpose,
+            token_hash=hash_secret(raw),
+            expires_at=utcnow() + LIFETIMES[purpose],
+        )
+    )
     return raw
 
 
@@ -44,9 +53,14 @@ def issue_reset_code(account: Account) -> str:
     """Six digits from the CSPRNG; stored hashed with the account id as context."""
     _retire(account.id, TokenPurpose.RESET_CODE)
     code = f"{secrets.randbelow(1_000_000):06d}"
-    db.session.add(AccountToken(account_id=account.id, purpose=TokenPurpose.RESET_CODE,
-                                token_hash=hash_secret(f"{account.id}:{code}"),
-                                expires_at=utcnow() + LIFETIMES[TokenPurpose.RESET_CODE]))
+    db.session.add(
+        AccountToken(
+            account_id=account.id,
+            purpose=TokenPurpose.RESET_CODE,
+            token_hash=hash_secret(f"{account.id}:{code}"),
+            expires_at=utcnow() + LIFETIMES[TokenPurpose.RESET_CODE],
+        )
+    )
     return code
 
 
@@ -55,8 +69,9 @@ def find_link_token(raw: str, purpose: TokenPurpose) -> AccountToken | None:
     if not raw or len(raw) > 200:
         return None
     token = db.session.scalar(
-        select(AccountToken).where(AccountToken.token_hash == hash_secret(raw),
-                                   AccountToken.purpose == purpose)
+        select(AccountToken).where(
+            AccountToken.token_hash == hash_secret(raw), AccountToken.purpose == purpose
+        )
     )
     if token is None or token.used_at is not None or token.expires_at <= utcnow():
         return None

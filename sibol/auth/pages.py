@@ -66,8 +66,9 @@ def login():
                 service.start_session(account, with_token=False)
                 return redirect(_safe_next(request.args.get("next")))
     status = 400 if request.method == "POST" else 200
-    return render_template("auth/login.html", username=username, errors=errors,
-                           password_rule=PASSWORD_RULE_MESSAGE), status
+    return render_template(
+        "auth/login.html", username=username, errors=errors, password_rule=PASSWORD_RULE_MESSAGE
+    ), status
 
 
 @bp.post("/logout")
@@ -98,8 +99,11 @@ def signup():
         role = values["role"].strip()
         form = service.SignupForm(
             role=(int(role) if role.isdigit() and len(role) < 4 else (0 if role else None)),
-            first_name=values["firstName"], last_name=values["lastName"], email=values["email"],
-            barangay_id=values["areaId"][:20], is_sso=sso,
+            first_name=values["firstName"],
+            last_name=values["lastName"],
+            email=values["email"],
+            barangay_id=values["areaId"][:20],
+            is_sso=sso,
         )
         try:
             account = service.register(form, google=session.get(google.SESSION_KEY))
@@ -110,12 +114,24 @@ def signup():
             target = "auth.pending_approval" if sso else "auth.email_verification"
             if sso:
                 session.pop(google.SESSION_KEY, None)
-            return redirect(url_for(target, email=account.email, username=account.username,
-                                    **({"sso": "google"} if sso else {})))
+            return redirect(
+                url_for(
+                    target,
+                    email=account.email,
+                    username=account.username,
+                    **({"sso": "google"} if sso else {}),
+                )
+            )
     status = 400 if errors else 200
     return render_template(
-        "auth/signup.html", values=values, errors=errors, roles=ROLES, barangays=service.barangays(),
-        sso=sso, message=args.get("message", "")[:300], pending_email=pending_email,
+        "auth/signup.html",
+        values=values,
+        errors=errors,
+        roles=ROLES,
+        barangays=service.barangays(),
+        sso=sso,
+        message=args.get("message", "")[:300],
+        pending_email=pending_email,
     ), status
 
 
@@ -143,10 +159,16 @@ def email_verification():
         except ServiceError as err:
             result = {"ok": False, "message": err.message}
         else:
-            return redirect(url_for("auth.pending_approval", email=account.email, username=account.username,
-                                    verified=1))
-    return render_template("auth/email_verification.html", token=token, email=email,
-                           username=request.args.get("username", "")[:64], result=result)
+            return redirect(
+                url_for("auth.pending_approval", email=account.email, username=account.username, verified=1)
+            )
+    return render_template(
+        "auth/email_verification.html",
+        token=token,
+        email=email,
+        username=request.args.get("username", "")[:64],
+        result=result,
+    )
 
 
 @bp.get("/pending-approval")
@@ -166,8 +188,13 @@ def pending_approval():
             status = {"status": code, "message": message}
         except ServiceError as err:
             status = {"status": "error", "message": err.message}
-    return render_template("auth/pending_approval.html", email=email, username=username,
-                           sso=request.args.get("sso", "")[:20], status=status)
+    return render_template(
+        "auth/pending_approval.html",
+        email=email,
+        username=username,
+        sso=request.args.get("sso", "")[:20],
+        status=status,
+    )
 
 
 @bp.route("/set-password", methods=["GET", "POST"])
@@ -179,8 +206,13 @@ def set_password():
     try:
         account = service.set_password_account(token)
     except ServiceError as err:
-        return render_template("auth/set_password.html", token="", account=None, error=err.message,
-                               password_rule=PASSWORD_RULE_MESSAGE), 400
+        return render_template(
+            "auth/set_password.html",
+            token="",
+            account=None,
+            error=err.message,
+            password_rule=PASSWORD_RULE_MESSAGE,
+        ), 400
     if request.method == "POST":
         password = request.form.get("newPassword", "")[:300]
         if password != request.form.get("confirmPassword", ""):
@@ -193,8 +225,13 @@ def set_password():
             else:
                 flash("Your password is set. You can now sign in.", "success")
                 return redirect(url_for("auth.login") + "?" + urlencode({"username": account.username}))
-    return render_template("auth/set_password.html", token=token, account=account, error=error,
-                           password_rule=PASSWORD_RULE_MESSAGE), (400 if error else 200)
+    return render_template(
+        "auth/set_password.html",
+        token=token,
+        account=account,
+        error=error,
+        password_rule=PASSWORD_RULE_MESSAGE,
+    ), (400 if error else 200)
 
 
 # Forgot Password without JavaScript -----------------------------------------------------
@@ -203,8 +240,9 @@ def set_password():
 # which checks the code again, so nothing the browser sends is taken as "already verified".
 def _forgot_page(step: str, status: int = 200, **fp):
     fp["step"] = step
-    return render_template("auth/login.html", username="", errors={}, password_rule=PASSWORD_RULE_MESSAGE,
-                           fp=fp), status
+    return render_template(
+        "auth/login.html", username="", errors={}, password_rule=PASSWORD_RULE_MESSAGE, fp=fp
+    ), status
 
 
 def _form(name: str) -> str:
@@ -256,10 +294,18 @@ def forgot_reset():
     except ServiceError as err:
         step = {"email": "email", "code": "verify"}.get(err.field or "", "reset")
         checked = password[:256]
-        return _forgot_page(step, 400, email=email[:254], code=code.strip()[:6] if step == "reset" else "",
-                            error=err.message,
-                            pw_check={"rules": password_rules(checked), "label": strength_label(checked),
-                                      "score": sum(password_rules(checked).values())})
+        return _forgot_page(
+            step,
+            400,
+            email=email[:254],
+            code=code.strip()[:6] if step == "reset" else "",
+            error=err.message,
+            pw_check={
+                "rules": password_rules(checked),
+                "label": strength_label(checked),
+                "score": sum(password_rules(checked).values()),
+            },
+        )
     return _forgot_page("done")
 
 

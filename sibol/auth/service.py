@@ -156,7 +156,9 @@ def _name(value: str, label: str, field: str) -> str:
     if not value:
         raise Invalid(f"{label} is required", field=field)
     if NAME_CHARS.search(value):
-        raise Invalid(f"{label} can only contain letters, spaces, hyphens, apostrophes and periods", field=field)
+        raise Invalid(
+            f"{label} can only contain letters, spaces, hyphens, apostrophes and periods", field=field
+        )
     if len(value) > 100:
         raise Invalid(f"{label} must be at most 100 characters.", field=field)
     return value
@@ -207,7 +209,8 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
             raise Conflict(
                 "This email is already registered but not verified yet. Check your inbox or resend the "
                 "verification email.",
-                field="email", pendingEmail=existing.email,
+                field="email",
+                pendingEmail=existing.email,
             )
         raise Conflict("An account with this email already exists.", field="email")
     account = Account(
@@ -221,15 +224,18 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
         is_sso=bool(form.is_sso),
         google_subject=(google or {}).get("sub") if form.is_sso else None,
         password_hash=None,
-        modules=list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId(role)])))),
+        modules=list(
+            db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId(role)])))
+        ),
     )
     db.session.add(account)
     try:
         db.session.flush()
     except IntegrityError:  # a simultaneous sign-up took the e-mail or username first
         db.session.rollback()
-        raise Conflict("An account with this email or username was just created. Try again.",
-                       field="email") from None
+        raise Conflict(
+            "An account with this email or username was just created. Try again.", field="email"
+        ) from None
     link = None if form.is_sso else _verification_link(account)
     db.session.commit()
     if link:
@@ -298,7 +304,9 @@ def check_email(email: str) -> str:
 
 
 def check_code(code: str) -> str:
-    if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code.strip()):  # \d takes any script's digits
+    if not isinstance(code, str) or not re.fullmatch(
+        r"[0-9]{6}", code.strip()
+    ):  # \d takes any script's digits
         raise Invalid(CODE_FORMAT, field="code")
     return code.strip()
 
@@ -332,8 +340,12 @@ def _live_code(email: str, code: str) -> AccountToken:
         raise Invalid(INVALID_CODE, field="code")
     token = db.session.scalar(
         select(AccountToken)
-        .where(AccountToken.account_id == account.id, AccountToken.purpose == TokenPurpose.RESET_CODE,
-               AccountToken.used_at.is_(None), AccountToken.expires_at > utcnow())
+        .where(
+            AccountToken.account_id == account.id,
+            AccountToken.purpose == TokenPurpose.RESET_CODE,
+            AccountToken.used_at.is_(None),
+            AccountToken.expires_at > utcnow(),
+        )
         .order_by(AccountToken.id.desc())
     )
     if token is None or token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
@@ -430,7 +442,9 @@ def google_sign_in(info: dict) -> GoogleOutcome:
         return GoogleOutcome("pending", account)
     if account.is_active:
         return GoogleOutcome("active", account)
-    reason = DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS.get(account.status, FAILED_GOOGLE)
+    reason = (
+        DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS.get(account.status, FAILED_GOOGLE)
+    )
     return GoogleOutcome("fail", account, reason)
 
 

@@ -61,8 +61,13 @@ def register_static(app: Flask) -> None:
                 response = send_file(sibling, mimetype=mimetype, max_age=max_age, conditional=True, etag=True)
             else:
                 data = _compressed_in_memory(path, encoding)
-                response = send_file(io.BytesIO(data), mimetype=mimetype, max_age=max_age,
-                                     last_modified=path.stat().st_mtime, etag=False)
+                response = send_file(
+                    io.BytesIO(data),
+                    mimetype=mimetype,
+                    max_age=max_age,
+                    last_modified=path.stat().st_mtime,
+                    etag=False,
+                )
                 response.set_etag(f"{int(path.stat().st_mtime)}-{len(data)}-{encoding}")
                 response.make_conditional(request)
             response.headers["Content-Encoding"] = encoding

@@ -16,8 +16,14 @@ bp = Blueprint("dashboard", __name__, url_prefix="/dashboard")
 def summary_json(summary: dict) -> dict:
     return {
         "waste": {
-            period: {"label": f["label"], "streets": f["streets"], "kg": f["kg"], "totalKg": f["total_kg"],
-                     "totalText": f["total_text"], "unit": "kg"}
+            period: {
+                "label": f["label"],
+                "streets": f["streets"],
+                "kg": f["kg"],
+                "totalKg": f["total_kg"],
+                "totalText": f["total_text"],
+                "unit": "kg",
+            }
             for period, f in summary["waste"].items()
         },
         "energy": summary["energy"],
@@ -25,16 +31,21 @@ def summary_json(summary: dict) -> dict:
             {"area": row["area"], "staff": row["staff"], "date": row["date"].isoformat()}
             for row in summary["schedule"]
         ],
-        "process": {"stages": summary["process"]["stages"],
-                    "stepSeconds": summary["process"]["step_seconds"]},
+        "process": {
+            "stages": summary["process"]["stages"],
+            "stepSeconds": summary["process"]["step_seconds"],
+        },
     }
 
 
 @bp.get("/summary")
 @module_required(ModuleId.DASHBOARD)
 def summary():
-    barangay = (current_user.barangay.name if current_user.barangay
-                else current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"])
+    barangay = (
+        current_user.barangay.name
+        if current_user.barangay
+        else current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"]
+    )
     return {"success": True, "barangay": barangay, **summary_json(service.summary())}
 
 
@@ -42,16 +53,24 @@ def summary():
 @module_required(ModuleId.DASHBOARD)
 def record_waste():
     row = service.record_waste(json_body())
-    return {"success": True, "message": "Waste collection recorded.",
-            "wasteCollection": {"id": row.id, "street": row.street,
-                                "collectedOn": row.collected_on.isoformat(),
-                                "weightKg": row.weight_g / 1000}}, 201
+    return {
+        "success": True,
+        "message": "Waste collection recorded.",
+        "wasteCollection": {
+            "id": row.id,
+            "street": row.street,
+            "collectedOn": row.collected_on.isoformat(),
+            "weightKg": row.weight_g / 1000,
+        },
+    }, 201
 
 
 @bp.post("/energy-readings")
 @module_required(ModuleId.DASHBOARD)
 def record_energy():
     row = service.record_energy(json_body())
-    return {"success": True, "message": "Energy reading recorded.",
-            "energyReading": {"id": row.id, "month": row.month.strftime("%Y-%m"),
-                              "kilowatts": row.kilowatts}}, 201
+    return {
+        "success": True,
+        "message": "Energy reading recorded.",
+        "energyReading": {"id": row.id, "month": row.month.strftime("%Y-%m"), "kilowatts": row.kilowatts},
+    }, 201

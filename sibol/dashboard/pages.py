@@ -26,8 +26,9 @@ def index():
     return _render()
 
 
-def _render(*, form: str | None = None, values: dict | None = None, errors: dict | None = None,
-            status: int = 200):
+def _render(
+    *, form: str | None = None, values: dict | None = None, errors: dict | None = None, status: int = 200
+):
     barangay = (
         current_user.barangay.name
         if current_user.barangay

@@ -77,10 +77,14 @@ def waste_summary() -> dict:
 
 def energy_summary() -> dict:
     """Kilowatts for January to March of the two most recent years with readings."""
-    years = list(db.session.scalars(
-        select(extract("year", EnergyReading.month).label("y")).distinct().order_by(
-            extract("year", EnergyReading.month).desc()).limit(2)
-    ))
+    years = list(
+        db.session.scalars(
+            select(extract("year", EnergyReading.month).label("y"))
+            .distinct()
+            .order_by(extract("year", EnergyReading.month).desc())
+            .limit(2)
+        )
+    )
     series = []
     for year in sorted(int(y) for y in years):
         readings = {

@@ -27,8 +27,13 @@ def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
 
 
 def _listing(result, shape) -> dict:
-    return {"success": True, "data": [shape(row) for row in result.rows], "total": result.total,
-            "page": result.page, "per_page": result.per_page}
+    return {
+        "success": True,
+        "data": [shape(row) for row in result.rows],
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+    }
 
 
 @bp.get("/schedules")
@@ -41,8 +46,11 @@ def schedules():
 
 def _schedule_body() -> dict:
     body = json_body()
-    data = {k: body[k] for k in ("maintenancePerson", "collectorContact", "dateOfCollection",
-                                 "status", "totalWaste") if k in body}
+    data = {
+        k: body[k]
+        for k in ("maintenancePerson", "collectorContact", "dateOfCollection", "status", "totalWaste")
+        if k in body
+    }
     if "areas" in body or "area" in body:
         data["areas"] = pick(body, "areas", "area")
     return data
@@ -52,7 +60,11 @@ def _schedule_body() -> dict:
 @module_required(ModuleId.HOUSEHOLD)
 def create_schedule():
     schedule = service.create_schedule(_schedule_body())
-    return {"success": True, "message": "Collection schedule saved.", "schedule": schedule_json(schedule)}, 201
+    return {
+        "success": True,
+        "message": "Collection schedule saved.",
+        "schedule": schedule_json(schedule),
+    }, 201
 
 
 @bp.get("/schedules/<int:schedule_id>")
@@ -92,15 +104,23 @@ def create_reward():
     image = None
     if request.mimetype == "multipart/form-data":
         form = request.form
-        data = {"reward": form.get("reward"), "status": form.get("status"),
-                "points": pick(form, "points", "eligibility"), "area": form.get("area")}
+        data = {
+            "reward": form.get("reward"),
+            "status": form.get("status"),
+            "points": pick(form, "points", "eligibility"),
+            "area": form.get("area"),
+        }
         upload = request.files.get("image")
         if upload is not None and upload.filename:
             image = upload.stream
     elif request.is_json or not request.get_data(cache=True):
         body = json_body()
-        data = {"reward": body.get("reward", body.get("name")), "status": body.get("status"),
-                "points": pick(body, "points", "eligibility"), "area": body.get("area")}
+        data = {
+            "reward": body.get("reward", body.get("name")),
+            "status": body.get("status"),
+            "points": pick(body, "points", "eligibility"),
+            "area": body.get("area"),
+        }
     else:
         raise Unsupported("Send the reward as multipart/form-data (with an image) or as JSON.")
     reward = service.create_reward(data, image)

@@ -63,9 +63,18 @@ def _target(arg: str, getter):
         return None
 
 
-def _render(*, tab: str | None = None, modal: str | None = None, values: dict | None = None,
-            errors: dict | None = None, status: int = 200, edit_schedule=None, points_editing=False,
-            record_member=None, claim_reward=None):
+def _render(
+    *,
+    tab: str | None = None,
+    modal: str | None = None,
+    values: dict | None = None,
+    errors: dict | None = None,
+    status: int = 200,
+    edit_schedule=None,
+    points_editing=False,
+    record_member=None,
+    claim_reward=None,
+):
     tab = tab or request.args.get("tab", "schedule")
     if tab not in dict(TABS):
         tab = "schedule"
@@ -106,13 +115,24 @@ def _render(*, tab: str | None = None, modal: str | None = None, values: dict | 
     waste_g, points = service.point_rule()
     body = render_template(
         "household/index.html",
-        tabs=TABS, tab=tab, q=q, status_filter=status_filter,
-        status_options=STATUS_OPTIONS.get(tab, ()), listing=listing, per_page_sizes=PER_PAGE_SIZES,
-        modal=modal, values=values or {}, errors=errors or {}, edit_schedule=edit_schedule,
-        record_member=record_member, claim_reward=claim_reward, claim_members=claim_members,
+        tabs=TABS,
+        tab=tab,
+        q=q,
+        status_filter=status_filter,
+        status_options=STATUS_OPTIONS.get(tab, ()),
+        listing=listing,
+        per_page_sizes=PER_PAGE_SIZES,
+        modal=modal,
+        values=values or {},
+        errors=errors or {},
+        edit_schedule=edit_schedule,
+        record_member=record_member,
+        claim_reward=claim_reward,
+        claim_members=claim_members,
         barangays=service.barangay_names() if tab == "leaderboard" else [],
         rule_g=waste_g,
-        rule_kg=kg_text(waste_g), rule_points=points,
+        rule_kg=kg_text(waste_g),
+        rule_points=points,
         points_editing=points_editing or request.args.get("edit") == "1",
         max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
         page_url=lambda n: url_for("household.index", **{**request.args.to_dict(), "page": n}),
@@ -148,8 +168,9 @@ def add_schedule():
     try:
         service.create_schedule(data)
     except ServiceError as err:
-        return _render(tab="schedule", modal="add-schedule", values=data, errors=_field_errors(err),
-                       status=err.status)
+        return _render(
+            tab="schedule", modal="add-schedule", values=data, errors=_field_errors(err), status=err.status
+        )
     flash("Collection schedule saved.", "success")
     return redirect(url_for("household.index", tab="schedule"))
 
@@ -162,8 +183,14 @@ def edit_schedule(schedule_id: int):
     try:
         service.update_schedule(schedule_id, data)
     except ServiceError as err:
-        return _render(tab="schedule", modal="edit-schedule", values=data, errors=_field_errors(err),
-                       status=err.status, edit_schedule=schedule)
+        return _render(
+            tab="schedule",
+            modal="edit-schedule",
+            values=data,
+            errors=_field_errors(err),
+            status=err.status,
+            edit_schedule=schedule,
+        )
     flash("Collection schedule updated.", "success")
     return redirect(url_for("household.index", tab="schedule"))
 
@@ -178,8 +205,9 @@ def add_reward():
     try:
         service.create_reward(data, image.stream if image else None)
     except ServiceError as err:
-        return _render(tab="rewards", modal="add-reward", values=data, errors=_field_errors(err),
-                       status=err.status)
+        return _render(
+            tab="rewards", modal="add-reward", values=data, errors=_field_errors(err), status=err.status
+        )
     flash("Reward saved.", "success")
     return redirect(url_for("household.index", tab="rewards"))
 
@@ -209,8 +237,9 @@ def save_point_rule():
     try:
         service.update_point_rule(data, actor_id=current_user.id)
     except ServiceError as err:
-        return _render(tab="points", values=data, errors=_field_errors(err), status=err.status,
-                       points_editing=True)
+        return _render(
+            tab="points", values=data, errors=_field_errors(err), status=err.status, points_editing=True
+        )
     flash("Point system saved.", "success")
     return redirect(url_for("household.index", tab="points"))
 
@@ -222,8 +251,13 @@ def add_member():
     try:
         member = service.create_member(data)
     except ServiceError as err:
-        return _render(tab="leaderboard", modal="add-household", values=data,
-                       errors=_field_errors(err), status=err.status)
+        return _render(
+            tab="leaderboard",
+            modal="add-household",
+            values=data,
+            errors=_field_errors(err),
+            status=err.status,
+        )
     flash(f"{member.name} added to the leaderboard.", "success")
     return redirect(url_for("household.index", tab="leaderboard"))
 
@@ -236,10 +270,19 @@ def record_waste(member_id: int):
     try:
         member, waste_g, earned = service.record_waste(member_id, data)
     except ServiceError as err:
-        return _render(tab="leaderboard", modal="record-waste", values=data,
-                       errors=_field_errors(err), status=err.status, record_member=member)
-    flash(f"{member.name}: {kg_text(waste_g)} kg of food waste recorded, {earned:,} points earned "
-          f"({member.points:,} in all).", "success")
+        return _render(
+            tab="leaderboard",
+            modal="record-waste",
+            values=data,
+            errors=_field_errors(err),
+            status=err.status,
+            record_member=member,
+        )
+    flash(
+        f"{member.name}: {kg_text(waste_g)} kg of food waste recorded, {earned:,} points earned "
+        f"({member.points:,} in all).",
+        "success",
+    )
     return redirect(url_for("household.index", tab="leaderboard"))
 
 
@@ -251,8 +294,17 @@ def claim_reward(reward_id: int):
     try:
         claim = service.claim_reward(reward_id, data["memberId"])
     except ServiceError as err:
-        return _render(tab="rewards", modal="claim-reward", values=data, errors=_field_errors(err),
-                       status=err.status, claim_reward=reward)
-    flash(f"{claim.member.name} claimed {claim.reward.name} for {claim.points_spent:,} points "
-          f"({claim.member.points:,} left).", "success")
+        return _render(
+            tab="rewards",
+            modal="claim-reward",
+            values=data,
+            errors=_field_errors(err),
+            status=err.status,
+            claim_reward=reward,
+        )
+    flash(
+        f"{claim.member.name} claimed {claim.reward.name} for {claim.points_spent:,} points "
+        f"({claim.member.points:,} left).",
+        "success",
+    )
     return redirect(url_for("household.index", tab="claimed"))

@@ -35,8 +35,9 @@ class Errors:
             raise Invalid(message, field=field, errors=dict(self.messages))
 
 
-def text(errors: Errors, value, field: str, label: str, *, max_length: int = 100,
-         required: bool = True) -> str:
+def text(
+    errors: Errors, value, field: str, label: str, *, max_length: int = 100, required: bool = True
+) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
             errors.add(field, f"{label} is required.")
@@ -53,14 +54,17 @@ def text(errors: Errors, value, field: str, label: str, *, max_length: int = 100
 
 def contact(errors: Errors, value, field: str, label: str) -> str:
     value = text(errors, value, field, label, max_length=254)
-    if value and not (EMAIL_RE.match(value) or (PHONE_RE.match(value) and sum(c.isdigit() for c in value) >= 7)):
+    if value and not (
+        EMAIL_RE.match(value) or (PHONE_RE.match(value) and sum(c.isdigit() for c in value) >= 7)
+    ):
         errors.add(field, f"{label} must be a phone number or an e-mail address.")
         return ""
     return value
 
 
-def grams(errors: Errors, value, field: str, label: str, *, required: bool = True,
-          positive: bool = False) -> int | None:
+def grams(
+    errors: Errors, value, field: str, label: str, *, required: bool = True, positive: bool = False
+) -> int | None:
     """Kilograms as sent ('1.5', 1.5) -> whole grams. Refuses negatives, text, NaN and infinities."""
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -90,8 +94,16 @@ def grams(errors: Errors, value, field: str, label: str, *, required: bool = Tru
     return g
 
 
-def whole(errors: Errors, value, field: str, label: str, *, minimum: int = 0, required: bool = True,
-          maximum: int = MAX_POINTS) -> int | None:
+def whole(
+    errors: Errors,
+    value,
+    field: str,
+    label: str,
+    *,
+    minimum: int = 0,
+    required: bool = True,
+    maximum: int = MAX_POINTS,
+) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
             errors.add(field, f"{label} is required.")
@@ -107,7 +119,9 @@ def whole(errors: Errors, value, field: str, label: str, *, minimum: int = 0, re
         errors.add(field, f"{label} must be a whole number.")
         return None
     if number < minimum:
-        errors.add(field, f"{label} must be {minimum} or more." if minimum else f"{label} cannot be negative.")
+        errors.add(
+            field, f"{label} must be {minimum} or more." if minimum else f"{label} cannot be negative."
+        )
         return None
     if number > maximum:
         errors.add(field, f"{label} must be at most {maximum:,}.")

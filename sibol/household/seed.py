@@ -41,8 +41,11 @@ def sample_data() -> None:
         today = date.today()
         for person, contact, areas, days, status, grams in SCHEDULES:
             schedule = CollectionSchedule(
-                maintenance_person=person, collector_contact=contact, status=status,
-                collection_date=today + timedelta(days=days), total_waste_g=grams,
+                maintenance_person=person,
+                collector_contact=contact,
+                status=status,
+                collection_date=today + timedelta(days=days),
+                total_waste_g=grams,
                 areas=[CollectionArea(name=a, position=i) for i, a in enumerate(areas)],
             )
             db.session.add(schedule)

@@ -32,7 +32,6 @@ MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
 
 
-
 @dataclass
 class Page:
     rows: list
@@ -58,8 +57,10 @@ def _search_text(q: str | None) -> str:
 
 # Collection schedules ---------------------------------------------------------------------------
 
-def list_schedules(q: str | None = None, status: str | None = None, page: int = 1,
-                   per_page: int = 10) -> Page:
+
+def list_schedules(
+    q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10
+) -> Page:
     """Schedules by date of collection (latest first); q matches person, contact or an area."""
     conditions = []
     q = _search_text(q)
@@ -68,15 +69,20 @@ def list_schedules(q: str | None = None, status: str | None = None, page: int = 
         area_match = select(CollectionArea.schedule_id).where(
             func.lower(CollectionArea.name).like(pattern, escape="\\")
         )
-        conditions.append(or_(
-            func.lower(CollectionSchedule.maintenance_person).like(pattern, escape="\\"),
-            func.lower(CollectionSchedule.collector_contact).like(pattern, escape="\\"),
-            CollectionSchedule.id.in_(area_match),
-        ))
+        conditions.append(
+            or_(
+                func.lower(CollectionSchedule.maintenance_person).like(pattern, escape="\\"),
+                func.lower(CollectionSchedule.collector_contact).like(pattern, escape="\\"),
+                CollectionSchedule.id.in_(area_match),
+            )
+        )
     if status in COLLECTION_STATUSES:
         conditions.append(CollectionSchedule.status == status)
-    query = (select(CollectionSchedule).where(*conditions)
-             .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc()))
+    query = (
+        select(CollectionSchedule)
+        .where(*conditions)
+        .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc())
+    )
     count = select(func.count(CollectionSchedule.id)).where(*conditions)
     result = _page(query, count, page, per_page)
     result.rows = [row[0] for row in result.rows]
@@ -106,22 +112,32 @@ def _schedule_values(data: dict, *, partial: bool = False) -> dict:
         return not partial or name in data
 
     if has("maintenancePerson"):
-        values["maintenance_person"] = rules.text(errors, data.get("maintenancePerson"),
-                                                  "maintenancePerson", "Maintenance")
+        values["maintenance_person"] = rules.text(
+            errors, data.get("maintenancePerson"), "maintenancePerson", "Maintenance"
+        )
     if has("collectorContact"):
-        values["collector_contact"] = rules.contact(errors, data.get("collectorContact"),
-                                                    "collectorContact", "Contact of Maintenance")
+        values["collector_contact"] = rules.contact(
+            errors, data.get("collectorContact"), "collectorContact", "Contact of Maintenance"
+        )
     if has("areas"):
         values["areas"] = rules.area_list(errors, data.get("areas"), "areas", "Area")
     if has("dateOfCollection"):
-        values["collection_date"] = rules.day(errors, data.get("dateOfCollection"),
-                                              "dateOfCollection", "Date of Collection")
+        values["collection_date"] = rules.day(
+            errors, data.get("dateOfCollection"), "dateOfCollection", "Date of Collection"
+        )
     if "status" in data:
-        values["status"] = rules.choice(errors, data.get("status"), "status", "Status",
-                                        COLLECTION_STATUSES, CollectionStatus.PENDING.value)
+        values["status"] = rules.choice(
+            errors,
+            data.get("status"),
+            "status",
+            "Status",
+            COLLECTION_STATUSES,
+            CollectionStatus.PENDING.value,
+        )
     if "totalWaste" in data:
-        values["total_waste_g"] = rules.grams(errors, data.get("totalWaste"), "totalWaste",
-                                              "Total waste", required=False)
+        values["total_waste_g"] = rules.grams(
+            errors, data.get("totalWaste"), "totalWaste", "Total waste", required=False
+        )
     errors.raise_if_any()
     return values
 
@@ -156,18 +172,22 @@ def update_schedule(schedule_id: int, data: dict) -> CollectionSchedule:
 
 def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:
     """The next pending collections, earliest (overdue included) first: the dashboard's panel."""
-    return list(db.session.scalars(
-        select(CollectionSchedule)
-        .where(CollectionSchedule.status == CollectionStatus.PENDING)
-        .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
-        .limit(limit)
-    ))
+    return list(
+        db.session.scalars(
+            select(CollectionSchedule)
+            .where(CollectionSchedule.status == CollectionStatus.PENDING)
+            .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
+            .limit(limit)
+        )
+    )
 
 
 # Leaderboard ------------------------------------------------------------------------------------
 
-def list_leaderboard(q: str | None = None, status: str | None = None, page: int = 1,
-                     per_page: int = 10) -> Page:
+
+def list_leaderboard(
+    q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10
+) -> Page:
     """Members ranked by points (ties share a rank); rows are (member, rank). The rank is the
     member's place among all members, also when a search or filter hides others."""
     ranked = select(
@@ -178,16 +198,20 @@ def list_leaderboard(q: str | None = None, status: str | None = None, page: int 
     q = _search_text(q)
     if q:
         pattern = _like(q)
-        conditions.append(or_(
-            func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-            func.lower(HouseholdMember.barangay).like(pattern, escape="\\"),
-        ))
+        conditions.append(
+            or_(
+                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
+                func.lower(HouseholdMember.barangay).like(pattern, escape="\\"),
+            )
+        )
     if status in MEMBER_STATUSES:
         conditions.append(HouseholdMember.is_active.is_(status == "Active"))
-    query = (select(HouseholdMember, ranked.c.rank)
-             .join(ranked, ranked.c.member_id == HouseholdMember.id)
-             .where(*conditions)
-             .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id))
+    query = (
+        select(HouseholdMember, ranked.c.rank)
+        .join(ranked, ranked.c.member_id == HouseholdMember.id)
+        .where(*conditions)
+        .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id)
+    )
     count = select(func.count(HouseholdMember.id)).where(*conditions)
     result = _page(query, count, page, per_page)
     result.rows = [(row[0], int(row[1])) for row in result.rows]
@@ -221,8 +245,7 @@ def create_member(data: dict) -> HouseholdMember:
     points = rules.whole(errors, data.get("points"), "points", "Starting points", required=False)
     status = rules.choice(errors, data.get("status"), "status", "Status", MEMBER_STATUSES, "Active")
     errors.raise_if_any()
-    member = HouseholdMember(name=name, barangay=barangay, points=points or 0,
-                             is_active=status == "Active")
+    member = HouseholdMember(name=name, barangay=barangay, points=points or 0, is_active=status == "Active")
     db.session.add(member)
     db.session.commit()
     return member
@@ -245,14 +268,20 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     earned = points_for(waste_g)
     if earned < 1:
         rule_g, rule_points = point_rule()
-        raise Invalid(f"{rules.kg_text(waste_g)} kg earns no points: the Point System gives "
-                      f"{rule_points} points for {rules.kg_text(rule_g)} kg.", field="wasteKg")
+        raise Invalid(
+            f"{rules.kg_text(waste_g)} kg earns no points: the Point System gives "
+            f"{rule_points} points for {rules.kg_text(rule_g)} kg.",
+            field="wasteKg",
+        )
     if member.points + earned > rules.MAX_POINTS:
         raise Invalid(f"A member can hold at most {rules.MAX_POINTS:,} points.", field="wasteKg")
     # Added in the database, so two records at once both count.
-    db.session.execute(update(HouseholdMember).where(HouseholdMember.id == member.id)
-                       .values(points=HouseholdMember.points + earned)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        update(HouseholdMember)
+        .where(HouseholdMember.id == member.id)
+        .values(points=HouseholdMember.points + earned)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
     db.session.refresh(member)
     return member, waste_g, earned
@@ -260,16 +289,18 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
 
 # Rewards ----------------------------------------------------------------------------------------
 
-def list_rewards(q: str | None = None, status: str | None = None, page: int = 1,
-                 per_page: int = 10) -> Page:
+
+def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
     conditions = []
     q = _search_text(q)
     if q:
         pattern = _like(q)
-        conditions.append(or_(
-            func.lower(Reward.name).like(pattern, escape="\\"),
-            func.lower(Reward.area).like(pattern, escape="\\"),
-        ))
+        conditions.append(
+            or_(
+                func.lower(Reward.name).like(pattern, escape="\\"),
+                func.lower(Reward.area).like(pattern, escape="\\"),
+            )
+        )
     if status in REWARD_STATUSES:
         conditions.append(Reward.status == status)
     query = select(Reward).where(*conditions).order_by(Reward.id)
@@ -315,8 +346,9 @@ def create_reward(data: dict, image=None) -> Reward:
     image: a file-like object or None. Nothing is stored when anything is refused."""
     errors = rules.Errors()
     name = rules.text(errors, data.get("reward"), "reward", "Reward", max_length=120)
-    status = rules.choice(errors, data.get("status"), "status", "Status", REWARD_STATUSES,
-                          RewardStatus.AVAILABLE.value)
+    status = rules.choice(
+        errors, data.get("status"), "status", "Status", REWARD_STATUSES, RewardStatus.AVAILABLE.value
+    )
     points = rules.whole(errors, data.get("points"), "points", "Eligibility (points needed)")
     area = rules.text(errors, data.get("area"), "area", "Area", required=False)
     errors.raise_if_any()
@@ -353,19 +385,31 @@ def reward_image(reward_id: int) -> tuple[Path, str]:
 
 # Claims -----------------------------------------------------------------------------------------
 
+
 def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page:
     conditions = []
     q = _search_text(q)
     if q:
         pattern = _like(q)
-        conditions.append(or_(
-            func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-            func.lower(Reward.name).like(pattern, escape="\\"),
-        ))
-    query = (select(RewardClaim).join(RewardClaim.member).join(RewardClaim.reward)
-             .where(*conditions).order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc()))
-    count = (select(func.count(RewardClaim.id)).join(RewardClaim.member).join(RewardClaim.reward)
-             .where(*conditions))
+        conditions.append(
+            or_(
+                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
+                func.lower(Reward.name).like(pattern, escape="\\"),
+            )
+        )
+    query = (
+        select(RewardClaim)
+        .join(RewardClaim.member)
+        .join(RewardClaim.reward)
+        .where(*conditions)
+        .order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc())
+    )
+    count = (
+        select(func.count(RewardClaim.id))
+        .join(RewardClaim.member)
+        .join(RewardClaim.reward)
+        .where(*conditions)
+    )
     result = _page(query, count, page, per_page)
     result.rows = [row[0] for row in result.rows]
     return result
@@ -385,8 +429,10 @@ def claim_reward(reward_id: int, member_id) -> RewardClaim:
         raise Conflict("This reward is not available.", field="reward")
     if not member.is_active:
         raise Conflict("Only active members can claim rewards.", field="memberId")
-    short = Conflict(f"{member.name} has {member.points} points; this reward needs "
-                     f"{reward.points_required}.", field="memberId")
+    short = Conflict(
+        f"{member.name} has {member.points} points; this reward needs {reward.points_required}.",
+        field="memberId",
+    )
     if member.points < reward.points_required:
         raise short
     # Spent in the database only while the points are still there: two claims at once cannot
@@ -408,6 +454,7 @@ def claim_reward(reward_id: int, member_id) -> RewardClaim:
 
 
 # Point rule -------------------------------------------------------------------------------------
+
 
 def point_rule() -> tuple[int, int]:
     """(grams of food waste, points) of the current equivalence; the spec's default if unset."""

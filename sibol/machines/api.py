@@ -127,7 +127,9 @@ def add_waste_container(machine_id: str):
     service.get_machine(machine_id)
     body = json_body()
     row = service.add_waste_container(
-        machine_id, area=_text(body, "area"), start_date=_text(body, "startDate"),
+        machine_id,
+        area=_text(body, "area"),
+        start_date=_text(body, "startDate"),
         status=_text(body, "status"),
     )
     return {"success": True, "data": waste_container_json(row)}, 201

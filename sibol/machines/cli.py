@@ -12,8 +12,14 @@ from .seed import DEFAULT_GENERATED, generate_machines
 
 def register_commands(app: Flask) -> None:
     @app.cli.command("generate-machines")
-    @click.option("--count", "-n", default=DEFAULT_GENERATED, show_default=True, type=click.IntRange(1, 10_000_000),
-                  help="How many machines to add.")
+    @click.option(
+        "--count",
+        "-n",
+        default=DEFAULT_GENERATED,
+        show_default=True,
+        type=click.IntRange(1, 10_000_000),
+        help="How many machines to add.",
+    )
     def generate_machines_command(count: int) -> None:
         """Add COUNT machines (with search terms) for benchmarks."""
         started = time.perf_counter()

@@ -58,8 +58,15 @@ def index():
     if tab not in dict(TABS):
         tab = DEFAULT_TAB
     q = request.args.get("q", "")[: service.QUERY_MAX]
-    context: dict = {"tabs": TABS, "tab": tab, "q": q, "packages": PACKAGES, "page_url": page_url,
-                     "area_label": area_label, "today": service.today_iso()}
+    context: dict = {
+        "tabs": TABS,
+        "tab": tab,
+        "q": q,
+        "packages": PACKAGES,
+        "page_url": page_url,
+        "area_label": area_label,
+        "today": service.today_iso(),
+    }
     if tab == "machines":
         per_page = _int_arg("per_page", 10, 1, 100)
         page = _int_arg("page", 1, 1, 10_000_000)
@@ -74,8 +81,12 @@ def index():
         options = service.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
         if machine is not None and all(m.id != machine.id for m in options):
             options.insert(0, machine)
-        context.update(machine=machine, machine_options=options, machine_q=machine_q,
-                       adding=request.args.get("add") == "1" and machine is not None)
+        context.update(
+            machine=machine,
+            machine_options=options,
+            machine_q=machine_q,
+            adding=request.args.get("add") == "1" and machine is not None,
+        )
         machine_id = machine.id if machine else None
         if tab == "chemical-additives":
             context["additives"] = service.list_chemical_additives(machine_id, q)
@@ -117,8 +128,9 @@ def update_machine(machine_id: str):
         machine = service.get_machine(machine_id)
         if area_id is None:
             raise ServiceError("Area is required.")
-        service.update_machine(machine.id, name=request.form.get("name", ""), area_id=area_id,
-                               status_id=_form_int("status"))
+        service.update_machine(
+            machine.id, name=request.form.get("name", ""), area_id=area_id, status_id=_form_int("status")
+        )
     except ServiceError as err:
         flash(f"Failed to update machine: {err.message}", "error")
         return redirect(_back("machines", edit=machine_id if machine_id.isdigit() else None))
@@ -133,9 +145,15 @@ def add_chemical_additive():
     form = request.form
     try:
         service.add_chemical_additive(
-            machine_id, area=form.get("area"), start_date=form.get("startDate"),
-            chemical_input=form.get("chemicalInput"), stage=form.get("stage"), value=form.get("value"),
-            units=form.get("units"), person_in_charge=form.get("personInCharge"))
+            machine_id,
+            area=form.get("area"),
+            start_date=form.get("startDate"),
+            chemical_input=form.get("chemicalInput"),
+            stage=form.get("stage"),
+            value=form.get("value"),
+            units=form.get("units"),
+            person_in_charge=form.get("personInCharge"),
+        )
     except ServiceError as err:
         flash(f"Failed to add chemical: {err.message}", "error")
         return redirect(_back("chemical-additives", machine=machine_id, add="1"))
@@ -148,8 +166,9 @@ def add_chemical_additive():
 def add_waste_container():
     machine_id = request.form.get("machine", "")
     try:
-        service.add_waste_container(machine_id, area=request.form.get("area"),
-                                    start_date=request.form.get("startDate"))
+        service.add_waste_container(
+            machine_id, area=request.form.get("area"), start_date=request.form.get("startDate")
+        )
     except ServiceError as err:
         flash(f"Failed to add waste container: {err.message}", "error")
         return redirect(_back("waste-container", machine=machine_id, add="1"))

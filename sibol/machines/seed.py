@@ -31,7 +31,8 @@ DEFAULT_GENERATED = 120_305
 def sample_data() -> None:
     """Rows for up to the first four machines, once (when both tables are empty)."""
     has_rows = db.session.scalar(select(func.count()).select_from(ChemicalAdditive)) or db.session.scalar(
-        select(func.count()).select_from(WasteContainer))
+        select(func.count()).select_from(WasteContainer)
+    )
     if has_rows:
         return
     machines = list(db.session.scalars(select(Machine).order_by(Machine.id).limit(4)))
@@ -39,14 +40,29 @@ def sample_data() -> None:
     for n, machine in enumerate(machines):
         # Each machine gets a different share of the rows so the selector visibly changes them.
         for chem, stage, value, units, days, at, person in SAMPLE_ADDITIVES[: 4 - n]:
-            db.session.add(ChemicalAdditive(
-                machine_id=machine.id, chemical_input=chem, stage=stage, value=value, units=units,
-                area=f"Package {n + 1}", added_on=today - timedelta(days=days + 7 * n), added_at=at,
-                person_in_charge=person))
+            db.session.add(
+                ChemicalAdditive(
+                    machine_id=machine.id,
+                    chemical_input=chem,
+                    stage=stage,
+                    value=value,
+                    units=units,
+                    area=f"Package {n + 1}",
+                    added_on=today - timedelta(days=days + 7 * n),
+                    added_at=at,
+                    person_in_charge=person,
+                )
+            )
         for i, (area, status, days) in enumerate(SAMPLE_CONTAINERS[: 3 - n % 3], start=1):
-            db.session.add(WasteContainer(
-                machine_id=machine.id, container_no=f"WC-{machine.id:03d}-{i:02d}", area=area,
-                status=status, start_date=today - timedelta(days=days + 7 * n)))
+            db.session.add(
+                WasteContainer(
+                    machine_id=machine.id,
+                    container_no=f"WC-{machine.id:03d}-{i:02d}",
+                    area=area,
+                    status=status,
+                    start_date=today - timedelta(days=days + 7 * n),
+                )
+            )
     db.session.commit()
 
 
@@ -60,20 +76,34 @@ def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> 
     areas = list(db.session.scalars(select(Area.id).order_by(Area.id)))
     if not areas:
         raise ValueError("No areas: run `flask seed` first.")
-    statuses: list[int | None] = [*db.session.scalars(select(MachineStatus.id).order_by(MachineStatus.id)), None]
+    statuses: list[int | None] = [
+        *db.session.scalars(select(MachineStatus.id).order_by(MachineStatus.id)),
+        None,
+    ]
     start = (db.session.scalar(select(func.max(Machine.id))) or 0) + 1
     now = utcnow()
     machines_table, terms_table = Machine.__table__, MachineTerm.__table__
     for first in range(start, start + count, chunk):
         ids = range(first, min(first + chunk, start + count))
-        rows = [{"id": i, "name": generated_name(i), "area_id": areas[i % len(areas)],
-                 "status_id": statuses[i % len(statuses)], "created_at": now, "updated_at": now}
-                for i in ids]
+        rows = [
+            {
+                "id": i,
+                "name": generated_name(i),
+                "area_id": areas[i % len(areas)],
+                "status_id": statuses[i % len(statuses)],
+                "created_at": now,
+                "updated_at": now,
+            }
+            for i in ids
+        ]
         db.session.execute(insert(machines_table), rows)
-        db.session.execute(insert(terms_table),
-                           [{"term": t, "machine_id": r["id"], "shared": shared}
-                            for r in rows for t, shared in machine_terms(r["name"])])
+        db.session.execute(
+            insert(terms_table),
+            [
+                {"term": t, "machine_id": r["id"], "shared": shared}
+                for r in rows
+                for t, shared in machine_terms(r["name"])
+            ],
+        )
         db.session.commit()
     return count
-
-

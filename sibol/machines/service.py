@@ -81,11 +81,15 @@ def _named(q: str) -> Select:
 def _first_matches(q: str, page: int, per_page: int) -> list[Machine]:
     """Type-ahead: the first matches in the alphabetical order of their matching words, straight
     off the term index (shared < len(q) keeps one term per machine)."""
-    ids = list(db.session.scalars(
-        select(MachineTerm.machine_id)
-        .where(_term_prefix(q), MachineTerm.shared < len(q))
-        .order_by(MachineTerm.term, MachineTerm.machine_id)
-        .limit(per_page).offset((page - 1) * per_page)))
+    ids = list(
+        db.session.scalars(
+            select(MachineTerm.machine_id)
+            .where(_term_prefix(q), MachineTerm.shared < len(q))
+            .order_by(MachineTerm.term, MachineTerm.machine_id)
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+    )
     found = {m.id: m for m in db.session.scalars(select(Machine).where(Machine.id.in_(ids)))} if ids else {}
     return [found[i] for i in ids if i in found]
 
@@ -98,9 +102,12 @@ def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], in
     (cheap when matches are dense and the page is early) or from the set of matching ids (cheap
     when they are few); the cost model is ~5 probes per id-order step against ~1 per matching id.
     """
-    total = db.session.scalar(
-        select(func.count()).select_from(MachineTerm)
-        .where(_term_prefix(q), MachineTerm.shared < len(q))) or 0
+    total = (
+        db.session.scalar(
+            select(func.count()).select_from(MachineTerm).where(_term_prefix(q), MachineTerm.shared < len(q))
+        )
+        or 0
+    )
     if total == 0:
         return [], 0
     offset = (page - 1) * per_page
@@ -109,16 +116,21 @@ def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], in
     if 5 * (offset + per_page) * highest / total < total:
         # A scalar subquery with LIMIT 1, not EXISTS: MariaDB turns EXISTS into a semi-join and
         # materialises every match first, which is what this plan avoids.
-        probe = (select(literal(1)).where(MachineTerm.machine_id == Machine.id, _term_prefix(q))
-                 .limit(1).scalar_subquery())
+        probe = (
+            select(literal(1))
+            .where(MachineTerm.machine_id == Machine.id, _term_prefix(q))
+            .limit(1)
+            .scalar_subquery()
+        )
         rows = rows.where(probe == 1)
     else:
         rows = rows.where(Machine.id.in_(_named(q)))
     return list(db.session.scalars(rows)), total
 
 
-def search_machines(q: str | None = None, page: int = 1, per_page: int = 10, *,
-                    with_total: bool = True) -> MachinePage:
+def search_machines(
+    q: str | None = None, page: int = 1, per_page: int = 10, *, with_total: bool = True
+) -> MachinePage:
     """One page of machines in id order, filtered by `q` (see the module docstring)."""
     q = normalise_query(q)
     offset = (page - 1) * per_page
@@ -200,8 +212,7 @@ def create_machine(area_id: int, status_id: int | None = None, name: str | None 
     area = _area(area_id)
     status = _status(status_id)
     name = _check_name(name or "")
-    machine = Machine(name=name or "SIBOL Machine", area_id=area.id,
-                      status_id=status.id if status else None)
+    machine = Machine(name=name or "SIBOL Machine", area_id=area.id, status_id=status.id if status else None)
     db.session.add(machine)
     if not name:
         db.session.flush()  # the generated name carries the id
@@ -213,8 +224,9 @@ def create_machine(area_id: int, status_id: int | None = None, name: str | None 
 _KEEP = object()
 
 
-def update_machine(machine_id: int | str, *, name: str | None, area_id: int,
-                   status_id: int | None | object = _KEEP) -> Machine:
+def update_machine(
+    machine_id: int | str, *, name: str | None, area_id: int, status_id: int | None | object = _KEEP
+) -> Machine:
     """Rename (a blank name keeps the old one), move, and set or clear the status."""
     machine = get_machine(machine_id)
     area = _area(area_id)
@@ -245,9 +257,19 @@ def list_chemical_additives(machine_id: int | None, q: str | None = None) -> lis
     query = select(ChemicalAdditive).where(ChemicalAdditive.machine_id == machine_id)
     q = normalise_query(q)
     if q:
-        query = query.where(or_(*(_like(c, q) for c in (
-            ChemicalAdditive.chemical_input, ChemicalAdditive.stage,
-            ChemicalAdditive.person_in_charge, ChemicalAdditive.units))))
+        query = query.where(
+            or_(
+                *(
+                    _like(c, q)
+                    for c in (
+                        ChemicalAdditive.chemical_input,
+                        ChemicalAdditive.stage,
+                        ChemicalAdditive.person_in_charge,
+                        ChemicalAdditive.units,
+                    )
+                )
+            )
+        )
     order = (ChemicalAdditive.added_on.desc(), ChemicalAdditive.added_at.desc(), ChemicalAdditive.id.desc())
     return list(db.session.scalars(query.order_by(*order).limit(500)))
 
@@ -258,8 +280,14 @@ def list_waste_containers(machine_id: int | None, q: str | None = None) -> list[
     query = select(WasteContainer).where(WasteContainer.machine_id == machine_id)
     q = normalise_query(q)
     if q:
-        query = query.where(or_(*(_like(c, q) for c in (
-            WasteContainer.container_no, WasteContainer.area, WasteContainer.status))))
+        query = query.where(
+            or_(
+                *(
+                    _like(c, q)
+                    for c in (WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
+                )
+            )
+        )
     return list(db.session.scalars(query.order_by(WasteContainer.id).limit(500)))
 
 
@@ -283,10 +311,17 @@ def _short(value: str | None, label: str, field: str, limit: int) -> str:
     return value
 
 
-def add_chemical_additive(machine_id, *, area: str | None, start_date: str | None,
-                          chemical_input: str | None = None, stage: str | None = None,
-                          value: str | None = None, units: str | None = None,
-                          person_in_charge: str | None = None) -> ChemicalAdditive:
+def add_chemical_additive(
+    machine_id,
+    *,
+    area: str | None,
+    start_date: str | None,
+    chemical_input: str | None = None,
+    stage: str | None = None,
+    value: str | None = None,
+    units: str | None = None,
+    person_in_charge: str | None = None,
+) -> ChemicalAdditive:
     """Records a chemical added to a machine on the start date (time: now, UTC)."""
     machine = get_machine(machine_id)
     row = ChemicalAdditive(
@@ -305,18 +340,25 @@ def add_chemical_additive(machine_id, *, area: str | None, start_date: str | Non
     return row
 
 
-def add_waste_container(machine_id, *, area: str | None, start_date: str | None,
-                        status: str | None = None) -> WasteContainer:
+def add_waste_container(
+    machine_id, *, area: str | None, start_date: str | None, status: str | None = None
+) -> WasteContainer:
     """A new (Not Full, unless told) container numbered after the machine's last one."""
     machine = get_machine(machine_id)
     status = status or "Not Full"
     if status not in CONTAINER_STATUSES:
         raise Invalid("Status must be Full or Not Full.", field="status")
-    row = WasteContainer(machine_id=machine.id, container_no="", area=_package(area),
-                         status=status, start_date=_date(start_date))
+    row = WasteContainer(
+        machine_id=machine.id,
+        container_no="",
+        area=_package(area),
+        status=status,
+        start_date=_date(start_date),
+    )
     db.session.add(row)
     count = db.session.scalar(
-        select(func.count()).select_from(WasteContainer).where(WasteContainer.machine_id == machine.id))
+        select(func.count()).select_from(WasteContainer).where(WasteContainer.machine_id == machine.id)
+    )
     row.container_no = f"WC-{machine.id:03d}-{count:02d}"
     db.session.commit()
     return row

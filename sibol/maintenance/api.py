@@ -35,8 +35,14 @@ def list_requests():
     query = service.parse_list_query(request.args, strict=True)
     page, per_page = page_args()
     rows, total = service.list_requests(query, page=page, per_page=per_page)
-    return {"success": True, "data": [request_json(r) for r in rows], "total": total,
-            "page": page, "per_page": per_page, "tab": query.tab}
+    return {
+        "success": True,
+        "data": [request_json(r) for r in rows],
+        "total": total,
+        "page": page,
+        "per_page": per_page,
+        "tab": query.tab,
+    }
 
 
 @bp.post("/maintenance/requests")
@@ -71,8 +77,9 @@ def _answer(req, message: str):
 @module_required(ModuleId.MAINTENANCE)
 def renew(request_id: int):
     values, _ = _input(("dueDate", "remarks"))
-    req = service.renew_request(request_id, actor=current_user, due_date=values["dueDate"],
-                                remarks=values["remarks"])
+    req = service.renew_request(
+        request_id, actor=current_user, due_date=values["dueDate"], remarks=values["remarks"]
+    )
     return _answer(req, f"Request #{req.request_number} was renewed.")
 
 
@@ -120,4 +127,3 @@ def operators():
 def next_number():
     """A free request number to show in a client's form (creation checks it again)."""
     return {"success": True, "requestNumber": service.propose_request_number()}
-

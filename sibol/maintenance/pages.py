@@ -31,8 +31,14 @@ def _list_args() -> list[tuple[str, str]]:
     return [(k, v) for k in LIST_ARGS for v in request.args.getlist(k) if v != ""]
 
 
-def _url(endpoint: str = "maintenance.index", *, drop: tuple[tuple[str, str | None], ...] = (),
-         add: dict | None = None, keep: bool = True, **values) -> str:
+def _url(
+    endpoint: str = "maintenance.index",
+    *,
+    drop: tuple[tuple[str, str | None], ...] = (),
+    add: dict | None = None,
+    keep: bool = True,
+    **values,
+) -> str:
     """A URL with the current list arguments, minus `drop` (name, value|None), plus `add`."""
     pairs = _list_args() if keep else []
     for name, value in drop:
@@ -45,6 +51,7 @@ def _url(endpoint: str = "maintenance.index", *, drop: tuple[tuple[str, str | No
 
 def _page_numbers() -> tuple[int, int]:
     """Lenient paging for pages: a bad value falls back to the default."""
+
     def number(name: str, default: int) -> int:
         raw = request.args.get(name, "")
         return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else default
@@ -75,9 +82,16 @@ def _detail_context() -> dict:
     }
 
 
-def _render(status: int = 200, *, form: dict | None = None, form_errors: dict | None = None,
-            detail_id: int | None = None, detail_error: str | None = None,
-            detail_values: dict | None = None, dialog: str | None = None):
+def _render(
+    status: int = 200,
+    *,
+    form: dict | None = None,
+    form_errors: dict | None = None,
+    detail_id: int | None = None,
+    detail_error: str | None = None,
+    detail_values: dict | None = None,
+    dialog: str | None = None,
+):
     query = service.parse_list_query(request.args)
     page, per_page = _page_numbers()
     rows, total = service.list_requests(query, page=page, per_page=per_page)
@@ -128,15 +142,22 @@ def index():
 def detail_dialog(request_id: int):
     """The detail dialog alone, for the island to open in place (the same HTML as ?request=)."""
     detail = service.get_request(request_id)
-    return render_template("maintenance/_detail_dialog.html", detail=detail, detail_error=None,
-                           detail_values={}, **_detail_context())
+    return render_template(
+        "maintenance/_detail_dialog.html",
+        detail=detail,
+        detail_error=None,
+        detail_values={},
+        **_detail_context(),
+    )
 
 
 @bp.post("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def create():
-    form = {k: request.form.get(k, "") for k in ("assignedTo", "issue", "priority", "dueDate",
-                                                 "contactDetails", "requestNumber")}
+    form = {
+        k: request.form.get(k, "")
+        for k in ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
+    }
     try:
         uploads = read_uploads(request.files.getlist("file"))
         req = service.create_request(
@@ -175,8 +196,11 @@ def _act(request_id: int, action):
 @module_required(ModuleId.MAINTENANCE)
 def renew(request_id: int):
     def action(v):
-        req = service.renew_request(request_id, actor=current_user, due_date=v["dueDate"], remarks=v["remarks"])
+        req = service.renew_request(
+            request_id, actor=current_user, due_date=v["dueDate"], remarks=v["remarks"]
+        )
         return req, f"Request #{req.request_number} was renewed until {fmt_date(req.due_date)}."
+
     return _act(request_id, action)
 
 
@@ -186,6 +210,7 @@ def complete(request_id: int):
     def action(v):
         req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
         return req, f"Request #{req.request_number} was completed."
+
     return _act(request_id, action)
 
 
@@ -195,6 +220,7 @@ def cancel(request_id: int):
     def action(v):
         req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
         return req, f"Request #{req.request_number} was canceled."
+
     return _act(request_id, action)
 
 
@@ -204,6 +230,7 @@ def remark(request_id: int):
     def action(v):
         req = service.add_remark(request_id, actor=current_user, remarks=v["remarks"])
         return req, f"Your remark on request #{req.request_number} was saved."
+
     return _act(request_id, action)
 
 
@@ -213,6 +240,7 @@ def assign(request_id: int):
     def action(v):
         req = service.assign_request(request_id, actor=current_user, assigned_to=v["assignedTo"])
         return req, f"Request #{req.request_number} is now assigned to {req.assignee.full_name}."
+
     return _act(request_id, action)
 
 
@@ -220,8 +248,9 @@ def assign(request_id: int):
 @module_required(ModuleId.MAINTENANCE)
 def attachment(attachment_id: int):
     path, item = service.attachment_file(attachment_id)
-    response = send_file(path, mimetype=item.content_type, download_name=item.original_name,
-                         max_age=3600, conditional=True)
+    response = send_file(
+        path, mimetype=item.content_type, download_name=item.original_name, max_age=3600, conditional=True
+    )
     response.headers["Cache-Control"] = "private, max-age=3600"
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"

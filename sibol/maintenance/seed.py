@@ -33,31 +33,83 @@ OPERATORS = (
 #  remarks)
 SAMPLE_REQUESTS = (
     (100231, "Shredder blade jammed on SIBOL Machine 1", "urgent", "ongoing", 2, 3, None, 0, None),
-    (100457, "Biogas pressure gauge reading erratic", "critical", "ongoing", 5, 2, None, 1,
-     "Waiting for a replacement gauge."),
+    (
+        100457,
+        "Biogas pressure gauge reading erratic",
+        "critical",
+        "ongoing",
+        5,
+        2,
+        None,
+        1,
+        "Waiting for a replacement gauge.",
+    ),
     (100872, "Slurry tank outlet valve leaking", "mild", "ongoing", 1, 7, None, 2, None),
-    (101104, "Replace worn conveyor belt on Machine 3", "critical", "completed", 40, None, 30, 3,
-     "Belt replaced and tested."),
-    (101339, "Clean clogged filtration screen", "mild", "completed", 12, None, 9, 0,
-     "Screen cleaned; advised weekly cleaning."),
-    (101562, "Digester temperature sensor calibration", "urgent", "completed", 200, None, 190, 1,
-     "Sensor recalibrated."),
-    (101780, "Repaint rusted machine housing", "mild", "canceled", 20, None, None, 2,
-     "Housing to be replaced next quarter instead."),
+    (
+        101104,
+        "Replace worn conveyor belt on Machine 3",
+        "critical",
+        "completed",
+        40,
+        None,
+        30,
+        3,
+        "Belt replaced and tested.",
+    ),
+    (
+        101339,
+        "Clean clogged filtration screen",
+        "mild",
+        "completed",
+        12,
+        None,
+        9,
+        0,
+        "Screen cleaned; advised weekly cleaning.",
+    ),
+    (
+        101562,
+        "Digester temperature sensor calibration",
+        "urgent",
+        "completed",
+        200,
+        None,
+        190,
+        1,
+        "Sensor recalibrated.",
+    ),
+    (
+        101780,
+        "Repaint rusted machine housing",
+        "mild",
+        "canceled",
+        20,
+        None,
+        None,
+        2,
+        "Housing to be replaced next quarter instead.",
+    ),
 )
 
 
 def _operators() -> list[Account]:
-    modules = list(db.session.scalars(
-        select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.OPERATOR]))))
+    modules = list(
+        db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.OPERATOR])))
+    )
     accounts = []
     for username, first, last, email, _phone in OPERATORS:
         account = db.session.scalar(select(Account).where(Account.username == username))
         if account is None and db.session.scalar(select(Account.id).where(Account.email == email)) is None:
             account = Account(
-                username=username, first_name=first, last_name=last, email=email,
-                role_id=int(RoleId.OPERATOR), status=AccountStatus.ACTIVE, is_enabled=True,
-                password_hash=None, modules=modules,
+                username=username,
+                first_name=first,
+                last_name=last,
+                email=email,
+                role_id=int(RoleId.OPERATOR),
+                status=AccountStatus.ACTIVE,
+                is_enabled=True,
+                password_hash=None,
+                modules=modules,
             )
             db.session.add(account)
         accounts.append(account)
@@ -73,11 +125,14 @@ def sample_data() -> None:
         return
     today = manila_today()
     now = utcnow()
-    for (number, issue, priority, status, ago, due_in, done_ago, who, remarks) in SAMPLE_REQUESTS:
+    for number, issue, priority, status, ago, due_in, done_ago, who, remarks in SAMPLE_REQUESTS:
         assignee = accounts[who]
         requested = today - timedelta(days=ago)
         req = MaintenanceRequest(
-            request_number=number, issue=issue, priority=priority, status=status,
+            request_number=number,
+            issue=issue,
+            priority=priority,
+            status=status,
             request_date=requested,
             due_date=today + timedelta(days=due_in) if due_in is not None else requested + timedelta(days=7),
             date_completed=today - timedelta(days=done_ago) if done_ago is not None else None,
@@ -90,16 +145,38 @@ def sample_data() -> None:
         )
         name = assignee.full_name if assignee else "an operator"
         at = now - timedelta(days=ago)
-        req.events.append(MaintenanceEvent(kind=MaintenanceEventKind.CREATED, note=issue, actor_name="System",
-                                           due_date=req.due_date, created_at=at))
-        req.events.append(MaintenanceEvent(kind=MaintenanceEventKind.ASSIGNED, note=name, actor_name="System",
-                                           created_at=at))
+        req.events.append(
+            MaintenanceEvent(
+                kind=MaintenanceEventKind.CREATED,
+                note=issue,
+                actor_name="System",
+                due_date=req.due_date,
+                created_at=at,
+            )
+        )
+        req.events.append(
+            MaintenanceEvent(
+                kind=MaintenanceEventKind.ASSIGNED, note=name, actor_name="System", created_at=at
+            )
+        )
         if status == MaintenanceStatus.ONGOING and remarks:
-            req.events.append(MaintenanceEvent(kind=MaintenanceEventKind.REMARK, note=remarks,
-                                               actor_name="System", created_at=at + timedelta(hours=3)))
+            req.events.append(
+                MaintenanceEvent(
+                    kind=MaintenanceEventKind.REMARK,
+                    note=remarks,
+                    actor_name="System",
+                    created_at=at + timedelta(hours=3),
+                )
+            )
         if status in (MaintenanceStatus.COMPLETED, MaintenanceStatus.CANCELED):
             kind = MaintenanceEventKind(status)
-            req.events.append(MaintenanceEvent(kind=kind, note=remarks, actor_name="System",
-                                               created_at=now - timedelta(days=done_ago or max(ago - 1, 0))))
+            req.events.append(
+                MaintenanceEvent(
+                    kind=kind,
+                    note=remarks,
+                    actor_name="System",
+                    created_at=now - timedelta(days=done_ago or max(ago - 1, 0)),
+                )
+            )
         db.session.add(req)
     db.session.commit()

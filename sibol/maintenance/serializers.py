@@ -19,8 +19,7 @@ def _time(value: datetime | None) -> str | None:
 
 
 def operator_json(account: Account) -> dict:
-    return {"id": account.id, "name": account.full_name, "username": account.username,
-            "email": account.email}
+    return {"id": account.id, "name": account.full_name, "username": account.username, "email": account.email}
 
 
 def attachment_json(item: MaintenanceAttachment) -> dict:

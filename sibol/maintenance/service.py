@@ -296,9 +296,10 @@ def _random_number() -> int:
 
 
 def _number_taken(number: int) -> bool:
-    return db.session.scalar(
-        select(MaintenanceRequest.id).where(MaintenanceRequest.request_number == number)
-    ) is not None
+    return (
+        db.session.scalar(select(MaintenanceRequest.id).where(MaintenanceRequest.request_number == number))
+        is not None
+    )
 
 
 def propose_request_number() -> int:
@@ -321,8 +322,14 @@ def _proposed(value: object) -> int | None:
 # Writes ------------------------------------------------------------------------------------
 
 
-def _event(req: MaintenanceRequest, kind: MaintenanceEventKind, actor: Account | None, *,
-           note: str | None = None, due_date: date | None = None) -> MaintenanceEvent:
+def _event(
+    req: MaintenanceRequest,
+    kind: MaintenanceEventKind,
+    actor: Account | None,
+    *,
+    note: str | None = None,
+    due_date: date | None = None,
+) -> MaintenanceEvent:
     event = MaintenanceEvent(
         kind=kind.value,
         note=note,
@@ -385,7 +392,9 @@ def create_request(
             number = wanted if attempt == 0 and wanted is not None else _random_number()
             if _number_taken(number):
                 continue
-            req = _build_request(actor, number, issue_text, priority_value, due, assignee, phone, names, images)
+            req = _build_request(
+                actor, number, issue_text, priority_value, due, assignee, phone, names, images
+            )
             db.session.add(req)
             try:
                 db.session.commit()
@@ -465,7 +474,9 @@ def _transition(request_id: int, to_status: MaintenanceStatus, **values) -> Main
 
 def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
     if req.status != MaintenanceStatus.ONGOING:
-        raise Conflict(f"Only on-going requests can be {action}; this one is {status_label(req.status).lower()}.")
+        raise Conflict(
+            f"Only on-going requests can be {action}; this one is {status_label(req.status).lower()}."
+        )
 
 
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
@@ -491,7 +502,9 @@ def cancel_request(request_id: int, *, actor: Account | None, reason: object) ->
     return req
 
 
-def renew_request(request_id: int, *, actor: Account | None, due_date: object, remarks: object) -> MaintenanceRequest:
+def renew_request(
+    request_id: int, *, actor: Account | None, due_date: object, remarks: object
+) -> MaintenanceRequest:
     """A new due date with a remark; the request stays on-going."""
     req = get_request(request_id)
     _require_ongoing(req, "renewed")
@@ -543,13 +556,19 @@ class ListQuery:
     def chips(self) -> list[tuple[str, str, str]]:
         """(query name, value, label) of each chosen filter, in the dialog's order."""
         chips = [("status", s, f"Status: {STATUS_LABELS[MaintenanceStatus(s)]}") for s in self.statuses]
-        chips += [("priority", p, f"Priority: {PRIORITY_LABELS[MaintenancePriority(p)]}") for p in self.priorities]
+        chips += [
+            ("priority", p, f"Priority: {PRIORITY_LABELS[MaintenancePriority(p)]}") for p in self.priorities
+        ]
         chips += [("date", d, f"Request date: {PERIODS[d][0]}") for d in self.periods]
         return chips
 
 
-FILTER_STATUSES = [s.value for s in (MaintenanceStatus.ONGOING, MaintenanceStatus.COMPLETED, MaintenanceStatus.CANCELED)]
-FILTER_PRIORITIES = [p.value for p in (MaintenancePriority.CRITICAL, MaintenancePriority.URGENT, MaintenancePriority.MILD)]
+FILTER_STATUSES = [
+    s.value for s in (MaintenanceStatus.ONGOING, MaintenanceStatus.COMPLETED, MaintenanceStatus.CANCELED)
+]
+FILTER_PRIORITIES = [
+    p.value for p in (MaintenancePriority.CRITICAL, MaintenancePriority.URGENT, MaintenancePriority.MILD)
+]
 
 
 def _choices(values: Iterable[str], allowed: list[str], name: str, label: str, strict: bool) -> list[str]:
@@ -595,7 +614,9 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def list_requests(query: ListQuery, *, page: int = 1, per_page: int = 10) -> tuple[list[MaintenanceRequest], int]:
+def list_requests(
+    query: ListQuery, *, page: int = 1, per_page: int = 10
+) -> tuple[list[MaintenanceRequest], int]:
     """One page of a tab's requests with the search and filters applied, and the total."""
     MR = MaintenanceRequest
     stmt = select(MR)
@@ -603,7 +624,9 @@ def list_requests(query: ListQuery, *, page: int = 1, per_page: int = 10) -> tup
         stmt = stmt.where(MR.status == MaintenanceStatus.ONGOING.value)
         order = (MR.due_date.asc(), MR.id.asc())
     elif query.tab == "complete":
-        stmt = stmt.where(MR.status.in_([MaintenanceStatus.COMPLETED.value, MaintenanceStatus.CANCELED.value]))
+        stmt = stmt.where(
+            MR.status.in_([MaintenanceStatus.COMPLETED.value, MaintenanceStatus.CANCELED.value])
+        )
         order = (MR.updated_at.desc(), MR.id.desc())
     else:
         order = (MR.request_date.desc(), MR.id.desc())

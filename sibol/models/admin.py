@@ -30,13 +30,9 @@ class AuditEntry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     action: Mapped[str] = mapped_column(String(20), index=True)
-    actor_id: Mapped[int | None] = mapped_column(
-        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
-    )
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
     actor_username: Mapped[str] = mapped_column(String(64))
-    target_id: Mapped[int | None] = mapped_column(
-        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
-    )
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
     target_username: Mapped[str] = mapped_column(String(64))
     # JSON text: before/after of role and access on edit, the reason on reject.
     details: Mapped[str | None] = mapped_column(Text)

@@ -113,8 +113,7 @@ def _index_machine_names(session: Session, _context) -> None:
     """
     changed = [m for m in session.new if isinstance(m, Machine)]
     changed += [
-        m for m in session.dirty
-        if isinstance(m, Machine) and inspect(m).attrs.name.history.has_changes()
+        m for m in session.dirty if isinstance(m, Machine) and inspect(m).attrs.name.history.has_changes()
     ]
     changed = [m for m in changed if m.id is not None]
     if not changed:
@@ -122,7 +121,10 @@ def _index_machine_names(session: Session, _context) -> None:
     table = MachineTerm.__table__
     connection = session.connection()
     connection.execute(table.delete().where(table.c.machine_id.in_([m.id for m in changed])))
-    rows = [{"term": t, "machine_id": m.id, "shared": shared}
-            for m in changed for t, shared in machine_terms(m.name or "")]
+    rows = [
+        {"term": t, "machine_id": m.id, "shared": shared}
+        for m in changed
+        for t, shared in machine_terms(m.name or "")
+    ]
     if rows:
         connection.execute(table.insert(), rows)

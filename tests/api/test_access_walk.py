@@ -115,12 +115,19 @@ def test_every_route_declares_its_access(app):
 
 
 def test_admin_routes_need_the_admin_module(app):
-    rules = [r for r in app.url_map.iter_rules()
-             if r.rule == "/admin" or r.rule.startswith(("/admin/", "/api/admin/"))]
+    rules = [
+        r
+        for r in app.url_map.iter_rules()
+        if r.rule == "/admin" or r.rule.startswith(("/admin/", "/api/admin/"))
+    ]
     paths = {r.rule for r in rules}
     # A minimal sanity set: the walk must see the admin screen and its API.
-    assert {"/admin", "/api/admin/accounts", "/api/admin/create",
-            "/api/admin/pending-accounts/<int:account_id>/approve"} <= paths
+    assert {
+        "/admin",
+        "/api/admin/accounts",
+        "/api/admin/create",
+        "/api/admin/pending-accounts/<int:account_id>/approve",
+    } <= paths
     for rule in rules:
         access = access_of(rule.endpoint, app)
         assert access is not None and access.kind == "module", rule.rule

@@ -41,14 +41,26 @@ def count(model) -> int:
 
 
 def audit_of(account_id: int) -> list[AuditEntry]:
-    return list(db.session.scalars(select(AuditEntry).where(AuditEntry.target_id == account_id)
-                                   .order_by(AuditEntry.id)))
+    return list(
+        db.session.scalars(
+            select(AuditEntry).where(AuditEntry.target_id == account_id).order_by(AuditEntry.id)
+        )
+    )
 
 
 # Access ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/api/admin/accounts", "/api/admin/pending-accounts", "/api/admin/roles",
-                                  "/api/admin/modules", "/api/admin/barangays"])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/admin/accounts",
+        "/api/admin/pending-accounts",
+        "/api/admin/roles",
+        "/api/admin/modules",
+        "/api/admin/barangays",
+    ],
+)
 def test_admin_lists_need_the_admin_module(client, api_headers, path):
     assert client.get(path).status_code == 401
     staff = make_account(role=RoleId.STAFF)
@@ -61,9 +73,16 @@ def test_admin_lists_need_the_admin_module(client, api_headers, path):
 
 # Lists ----------------------------------------------------------------------------------------
 
+
 def test_accounts_list_has_the_spec_fields(client, h, admin):
-    make_account(first_name="Juan", last_name="Cruz", email="juan@example.test", username="juan.cruz",
-                 role=RoleId.OPERATOR, barangay_id=first_barangay())
+    make_account(
+        first_name="Juan",
+        last_name="Cruz",
+        email="juan@example.test",
+        username="juan.cruz",
+        role=RoleId.OPERATOR,
+        barangay_id=first_barangay(),
+    )
     res = client.get("/api/admin/accounts", headers=h)
     assert res.status_code == 200 and res.json["success"] is True
     assert res.json["users"] == res.json["list"]
@@ -76,8 +95,12 @@ def test_accounts_list_has_the_spec_fields(client, h, admin):
 
 def test_accounts_list_pages_searches_and_filters(client, h, admin):
     for n in range(24):
-        make_account(username=f"member{n:02d}", first_name="Member", last_name=f"No{n}",
-                     role=RoleId.HOUSEHOLD if n % 2 else RoleId.OPERATOR)
+        make_account(
+            username=f"member{n:02d}",
+            first_name="Member",
+            last_name=f"No{n}",
+            role=RoleId.HOUSEHOLD if n % 2 else RoleId.OPERATOR,
+        )
     make_account(username="zed", first_name="Zenaida", last_name="Reyes", email="ZR@Barangay.ph")
     make_pending(username="waiting")  # awaiting approval: on the other tab
     res = client.get("/api/admin/accounts?page=3&per_page=10", headers=h)
@@ -91,16 +114,16 @@ def test_accounts_list_pages_searches_and_filters(client, h, admin):
         assert [u["Username"] for u in found] == ["zed"], q
     # LIKE wildcards are literal.
     assert client.get("/api/admin/accounts?q=%25", headers=h).json["total"] == 0
-    households = client.get(f"/api/admin/accounts?role={int(RoleId.HOUSEHOLD)}&per_page=100",
-                            headers=h).json
+    households = client.get(f"/api/admin/accounts?role={int(RoleId.HOUSEHOLD)}&per_page=100", headers=h).json
     assert households["total"] == 12
     assert {u["Roles"] for u in households["users"]} == {int(RoleId.HOUSEHOLD)}
     mixed = client.get("/api/admin/accounts?q=member&role=3&page=2&per_page=5", headers=h).json
     assert mixed["total"] == 12 and len(mixed["users"]) == 5
 
 
-@pytest.mark.parametrize("query", ["role=9", "role=abc", "page=0", "per_page=1000", "page=x",
-                                   "q=" + "a" * 101])
+@pytest.mark.parametrize(
+    "query", ["role=9", "role=abc", "page=0", "per_page=1000", "page=x", "q=" + "a" * 101]
+)
 def test_accounts_list_refuses_bad_parameters(client, h, query):
     res = client.get(f"/api/admin/accounts?{query}", headers=h)
     assert res.status_code == 400 and res.json["message"]
@@ -120,7 +143,11 @@ def test_pending_accounts_list(client, h):
 def test_reference_lists(client, h):
     roles = client.get("/api/admin/roles", headers=h).json["roles"]
     assert [(r["Roles_id"], r["Roles"]) for r in roles] == [
-        (1, "Admin"), (2, "Barangay Staff"), (3, "Operator"), (4, "Household")]
+        (1, "Admin"),
+        (2, "Barangay Staff"),
+        (3, "Operator"),
+        (4, "Household"),
+    ]
     modules = client.get("/api/admin/modules", headers=h).json["modules"]
     assert [m["Module_id"] for m in modules] == [1, 2, 3, 4, 5, 6]
     assert modules[5]["Module_name"] == "Admin" and modules[5]["Path"] == "/admin"
@@ -130,17 +157,18 @@ def test_reference_lists(client, h):
 
 # Create ---------------------------------------------------------------------------------------
 
+
 def create_body(**extra):
-    body = {"FirstName": "Maria Clara", "LastName": "De la Cruz", "Email": "maria@example.test",
-            "Roles": 2}
+    body = {"FirstName": "Maria Clara", "LastName": "De la Cruz", "Email": "maria@example.test", "Roles": 2}
     body.update(extra)
     return body
 
 
 def test_create_with_blank_password_generates_one_and_mails_it(client, h, admin):
     with mail.record_messages() as outbox:
-        res = client.post("/api/admin/create", json=create_body(Password="", Barangay_id=first_barangay()),
-                          headers=h)
+        res = client.post(
+            "/api/admin/create", json=create_body(Password="", Barangay_id=first_barangay()), headers=h
+        )
     assert res.status_code == 201, res.json
     user, password = res.json["user"], res.json["generatedPassword"]
     assert user["Barangay_id"] == first_barangay()
@@ -159,55 +187,83 @@ def test_create_with_blank_password_generates_one_and_mails_it(client, h, admin)
 
 def test_create_with_a_password_and_chosen_access(client, h):
     with mail.record_messages() as outbox:
-        res = client.post("/api/admin/create", headers=h, json=create_body(
-            Password="Str0ng!pass", Access=["dashboard", "Household", 5], Barangay_id=None))
+        res = client.post(
+            "/api/admin/create",
+            headers=h,
+            json=create_body(Password="Str0ng!pass", Access=["dashboard", "Household", 5], Barangay_id=None),
+        )
     assert res.status_code == 201
     assert "generatedPassword" not in res.json
     assert res.json["user"]["Access"] == [1, 4, 5] and res.json["user"]["Barangay_id"] is None
     assert "Str0ng!pass" not in outbox[0].body
-    assert client.post("/api/auth/login", json={"username": "maria.clara.de.la.cruz",
-                                                "password": "Str0ng!pass"}).status_code == 200
+    assert (
+        client.post(
+            "/api/auth/login", json={"username": "maria.clara.de.la.cruz", "password": "Str0ng!pass"}
+        ).status_code
+        == 200
+    )
 
 
 def test_create_makes_the_derived_username_unique(client, h):
     make_account(username="jose.rizal")
     make_account(username="jose.rizal2")
-    res = client.post("/api/admin/create", headers=h, json=create_body(
-        FirstName="José", LastName="Rizal!", Email="jr@example.test"))
+    res = client.post(
+        "/api/admin/create",
+        headers=h,
+        json=create_body(FirstName="José", LastName="Rizal!", Email="jr@example.test"),
+    )
     # Only a-z 0-9 . _ - are kept: the accented letter goes.
     assert res.json["user"]["Username"] == "jos.rizal"
-    res = client.post("/api/admin/create", headers=h, json=create_body(
-        FirstName="Jose", LastName="Rizal", Email="jr2@example.test"))
+    res = client.post(
+        "/api/admin/create",
+        headers=h,
+        json=create_body(FirstName="Jose", LastName="Rizal", Email="jr2@example.test"),
+    )
     assert res.json["user"]["Username"] == "jose.rizal3"
     # The spec's client sends the same derivation as Username: it is made unique too.
-    res = client.post("/api/admin/create", headers=h, json=create_body(
-        FirstName="Jose", LastName="Rizal", Email="jr3@example.test", Username="jose.rizal"))
+    res = client.post(
+        "/api/admin/create",
+        headers=h,
+        json=create_body(FirstName="Jose", LastName="Rizal", Email="jr3@example.test", Username="jose.rizal"),
+    )
     assert res.status_code == 201 and res.json["user"]["Username"] == "jose.rizal4"
     # A different username chosen on purpose must be free.
-    res = client.post("/api/admin/create", headers=h, json=create_body(
-        FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="jose.rizal2"))
+    res = client.post(
+        "/api/admin/create",
+        headers=h,
+        json=create_body(
+            FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="jose.rizal2"
+        ),
+    )
     assert res.status_code == 409 and res.json["field"] == "Username"
-    res = client.post("/api/admin/create", headers=h, json=create_body(
-        FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="pepe"))
+    res = client.post(
+        "/api/admin/create",
+        headers=h,
+        json=create_body(FirstName="Jose", LastName="Rizal", Email="jr4@example.test", Username="pepe"),
+    )
     assert res.status_code == 201 and res.json["user"]["Username"] == "pepe"
 
 
-@pytest.mark.parametrize(("body", "status", "field"), [
-    (create_body(Email="user1@example.test"), 409, "Email"),
-    (create_body(Email="MARIA@example.test", Username="taken"), 409, None),
-    (create_body(Roles=9), 400, "Roles"),
-    (create_body(Roles="admin"), 400, "Roles"),
-    (create_body(Access=[1, 99]), 400, "Access"),
-    (create_body(Access=["teleport"]), 400, "Access"),
-    (create_body(Access=7), 400, "Access"),
-    (create_body(Barangay_id=99999), 400, "Barangay_id"),
-    (create_body(Password="weak"), 400, "Password"),
-    (create_body(Email="not-an-email"), 400, "Email"),
-    (create_body(FirstName=""), 400, "FirstName"),
-    (create_body(FirstName=["x"]), 400, "FirstName"),
-    (create_body(LastName="x" * 101), 400, "LastName"),
-    (create_body(Username="bad name!"), 400, "Username"),
-], ids=lambda v: v if isinstance(v, str | int) else None)
+@pytest.mark.parametrize(
+    ("body", "status", "field"),
+    [
+        (create_body(Email="user1@example.test"), 409, "Email"),
+        (create_body(Email="MARIA@example.test", Username="taken"), 409, None),
+        (create_body(Roles=9), 400, "Roles"),
+        (create_body(Roles="admin"), 400, "Roles"),
+        (create_body(Access=[1, 99]), 400, "Access"),
+        (create_body(Access=["teleport"]), 400, "Access"),
+        (create_body(Access=7), 400, "Access"),
+        (create_body(Barangay_id=99999), 400, "Barangay_id"),
+        (create_body(Password="weak"), 400, "Password"),
+        (create_body(Email="not-an-email"), 400, "Email"),
+        (create_body(FirstName=""), 400, "FirstName"),
+        (create_body(FirstName=["x"]), 400, "FirstName"),
+        (create_body(LastName="x" * 101), 400, "LastName"),
+        (create_body(Username="bad name!"), 400, "Username"),
+    ],
+    ids=lambda v: v if isinstance(v, str | int) else None,
+)
 def test_create_refusals_write_nothing(client, h, body, status, field):
     make_account(username="taken", email="user1@example.test")
     if "Username" in body and body["Username"] == "taken":
@@ -223,7 +279,9 @@ def test_create_refusals_write_nothing(client, h, body, status, field):
 
 
 def test_create_refuses_malformed_bodies(client, h):
-    raw = client.post("/api/admin/create", data="{not json", headers={**h, "Content-Type": "application/json"})
+    raw = client.post(
+        "/api/admin/create", data="{not json", headers={**h, "Content-Type": "application/json"}
+    )
     assert raw.status_code == 400 and raw.is_json
     assert client.post("/api/admin/create", json=[1, 2], headers=h).status_code == 400
     assert client.post("/api/admin/create", headers=h).status_code == 400
@@ -232,20 +290,39 @@ def test_create_refuses_malformed_bodies(client, h):
 
 # Edit -----------------------------------------------------------------------------------------
 
+
 def test_edit_changes_role_and_access_only_and_is_audited(client, h, admin):
     user = make_account(role=RoleId.HOUSEHOLD, first_name="Old", email="keep@example.test", username="keepme")
-    res = client.put(f"/api/admin/{user.id}", headers=h, json={
-        "Account_id": user.id, "Username": "hacked", "FirstName": "New", "Email": "new@example.test",
-        "Barangay_id": first_barangay(), "Roles": 2, "Access": [1, 2, 3]})
-    assert res.status_code == 200 and res.json["user"]["Roles"] == 2 and res.json["user"]["Access"] == [1, 2, 3]
+    res = client.put(
+        f"/api/admin/{user.id}",
+        headers=h,
+        json={
+            "Account_id": user.id,
+            "Username": "hacked",
+            "FirstName": "New",
+            "Email": "new@example.test",
+            "Barangay_id": first_barangay(),
+            "Roles": 2,
+            "Access": [1, 2, 3],
+        },
+    )
+    assert (
+        res.status_code == 200 and res.json["user"]["Roles"] == 2 and res.json["user"]["Access"] == [1, 2, 3]
+    )
     db.session.expire_all()
     stored = db.session.get(Account, user.id)
     assert (stored.username, stored.first_name, stored.email, stored.barangay_id) == (
-        "keepme", "Old", "keep@example.test", None)
+        "keepme",
+        "Old",
+        "keep@example.test",
+        None,
+    )
     [entry] = audit_of(user.id)
     assert entry.action == "edit" and entry.actor_username == "boss"
-    assert json.loads(entry.details) == {"before": {"role": 4, "access": [1, 4, 5]},
-                                         "after": {"role": 2, "access": [1, 2, 3]}}
+    assert json.loads(entry.details) == {
+        "before": {"role": 4, "access": [1, 4, 5]},
+        "after": {"role": 2, "access": [1, 2, 3]},
+    }
     detail = client.get(f"/api/admin/{user.id}", headers=h).json
     assert detail["audit"][0]["action"] == "edit"
     assert "role Household to Barangay Staff" in detail["audit"][0]["summary"]
@@ -262,7 +339,12 @@ def test_edit_refusals(client, h, admin):
     for body in ({"Roles": 7}, {"Access": [0]}, {"Roles": True}, {"Access": {"a": 1}}):
         res = client.put(f"/api/admin/{user.id}", json=body, headers=h)
         assert res.status_code == 400, body
-    assert client.put(f"/api/admin/{user.id}", data="[", headers={**h, "Content-Type": "application/json"}).status_code == 400
+    assert (
+        client.put(
+            f"/api/admin/{user.id}", data="[", headers={**h, "Content-Type": "application/json"}
+        ).status_code
+        == 400
+    )
     db.session.expire_all()
     assert db.session.get(Account, user.id).role_id == RoleId.HOUSEHOLD and audit_of(user.id) == []
 
@@ -278,19 +360,21 @@ def test_last_active_admin_cannot_be_demoted_stripped_or_disabled(client, h, adm
         res = call()
         assert res.status_code == 409 and "last active administrator" in res.json["message"]
     helper = make_account(role=RoleId.STAFF, modules=[1, 6])  # may administer, but is not an Admin
-    res = client.patch(f"/api/admin/{admin.id}/active", json={"isActive": False},
-                       headers=api_headers(helper))
+    res = client.patch(f"/api/admin/{admin.id}/active", json={"isActive": False}, headers=api_headers(helper))
     assert res.status_code == 409 and "last active administrator" in res.json["message"]
     db.session.expire_all()
     assert db.session.get(Account, admin.id).is_enabled and db.session.get(Account, admin.id).role_id == 1
     # With a second active admin the change is allowed; then that one is the last.
     other.is_enabled = True
     db.session.commit()
-    assert client.put(f"/api/admin/{other.id}", json={"Roles": 2, "Access": [1]}, headers=h).status_code == 200
+    assert (
+        client.put(f"/api/admin/{other.id}", json={"Roles": 2, "Access": [1]}, headers=h).status_code == 200
+    )
     assert client.put(f"/api/admin/{admin.id}", json={"Roles": 2}, headers=h).status_code == 409
 
 
 # Disable / enable -------------------------------------------------------------------------------
+
 
 def test_disable_ends_sessions_and_tokens_then_enable_restores(client, h, admin, api_headers):
     user = make_account(username="victim")
@@ -306,15 +390,25 @@ def test_disable_ends_sessions_and_tokens_then_enable_restores(client, h, admin,
     page = page_client.get("/dashboard")
     assert page.status_code == 302 and "/login" in page.headers["Location"]
     assert "Your account has been disabled. Contact your barangay administrator." in page_client.get(
-        page.headers["Location"]).get_data(as_text=True)
-    assert db.session.scalar(select(func.count()).select_from(ApiToken).where(
-        ApiToken.account_id == user.id, ApiToken.revoked_at.is_(None))) == 0
+        page.headers["Location"]
+    ).get_data(as_text=True)
+    assert (
+        db.session.scalar(
+            select(func.count())
+            .select_from(ApiToken)
+            .where(ApiToken.account_id == user.id, ApiToken.revoked_at.is_(None))
+        )
+        == 0
+    )
     refused = client.post("/api/auth/login", json={"username": "victim", "password": DEFAULT_PASSWORD})
     assert refused.status_code == 403
 
     res = client.patch(f"/api/admin/{user.id}/active", json={"isActive": 1}, headers=h)
     assert res.status_code == 200 and res.json["user"]["IsActive"] == 1
-    assert client.post("/api/auth/login", json={"username": "victim", "password": DEFAULT_PASSWORD}).status_code == 200
+    assert (
+        client.post("/api/auth/login", json={"username": "victim", "password": DEFAULT_PASSWORD}).status_code
+        == 200
+    )
     assert [e.action for e in audit_of(user.id)] == ["disable", "enable"]
 
 
@@ -332,6 +426,7 @@ def test_toggle_refusals(client, h, admin):
 
 # Approve / reject -------------------------------------------------------------------------------
 
+
 def test_approve_without_password_mails_a_set_password_link(client, h, admin):
     pending = make_pending(email="newbie@example.test", username="newbie")
     make_pending()
@@ -341,30 +436,45 @@ def test_approve_without_password_mails_a_set_password_link(client, h, admin):
     assert res.json["pendingCount"] == 1
     db.session.expire_all()
     assert db.session.get(Account, pending.id).status == AccountStatus.ACTIVE
-    ids = [p["Pending_id"] for p in client.get("/api/admin/pending-accounts", headers=h).json["pendingAccounts"]]
+    ids = [
+        p["Pending_id"] for p in client.get("/api/admin/pending-accounts", headers=h).json["pendingAccounts"]
+    ]
     assert pending.id not in ids and len(ids) == 1
     [message] = outbox
     assert message.recipients == ["newbie@example.test"] and "approved" in message.subject
     assert "http://localhost/set-password?token=" in message.body
-    assert db.session.scalar(select(func.count()).select_from(AccountToken).where(
-        AccountToken.account_id == pending.id, AccountToken.purpose == TokenPurpose.SET_PASSWORD)) == 1
+    assert (
+        db.session.scalar(
+            select(func.count())
+            .select_from(AccountToken)
+            .where(AccountToken.account_id == pending.id, AccountToken.purpose == TokenPurpose.SET_PASSWORD)
+        )
+        == 1
+    )
     assert [e.action for e in audit_of(pending.id)] == ["approve"]
 
 
 def test_approved_user_with_password_can_sign_in(client, h):
     pending = make_pending(password=DEFAULT_PASSWORD, username="ready")
-    assert client.post("/api/auth/login", json={"username": "ready", "password": DEFAULT_PASSWORD}).status_code == 403
+    assert (
+        client.post("/api/auth/login", json={"username": "ready", "password": DEFAULT_PASSWORD}).status_code
+        == 403
+    )
     with mail.record_messages() as outbox:
         client.post(f"/api/admin/pending-accounts/{pending.id}/approve", headers=h)
     assert "set-password" not in outbox[0].body and "/login" in outbox[0].body
-    assert client.post("/api/auth/login", json={"username": "ready", "password": DEFAULT_PASSWORD}).status_code == 200
+    assert (
+        client.post("/api/auth/login", json={"username": "ready", "password": DEFAULT_PASSWORD}).status_code
+        == 200
+    )
 
 
 def test_reject_with_reason(client, h, admin):
     pending = make_pending(password=DEFAULT_PASSWORD, username="nope")
     with mail.record_messages() as outbox:
-        res = client.post(f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": "Not a resident"},
-                          headers=h)
+        res = client.post(
+            f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": "Not a resident"}, headers=h
+        )
     assert res.status_code == 200 and res.json["message"] == "Account rejected"
     db.session.expire_all()
     stored = db.session.get(Account, pending.id)
@@ -386,10 +496,17 @@ def test_approve_and_reject_refusals(client, h, admin):
         assert client.post(f"/api/admin/pending-accounts/999999/{action}", headers=h).status_code == 404
         res = client.post(f"/api/admin/pending-accounts/{active.id}/{action}", headers=h)
         assert res.status_code == 409
-    too_long = client.post(f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": "x" * 501}, headers=h)
-    wrong_type = client.post(f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": 5}, headers=h)
-    broken = client.post(f"/api/admin/pending-accounts/{pending.id}/reject", data="{",
-                         headers={**h, "Content-Type": "application/json"})
+    too_long = client.post(
+        f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": "x" * 501}, headers=h
+    )
+    wrong_type = client.post(
+        f"/api/admin/pending-accounts/{pending.id}/reject", json={"reason": 5}, headers=h
+    )
+    broken = client.post(
+        f"/api/admin/pending-accounts/{pending.id}/reject",
+        data="{",
+        headers={**h, "Content-Type": "application/json"},
+    )
     assert (too_long.status_code, wrong_type.status_code, broken.status_code) == (400, 400, 400)
     db.session.expire_all()
     assert db.session.get(Account, pending.id).status == AccountStatus.PENDING
@@ -413,7 +530,9 @@ def test_whole_audit_log_newest_first(client, h, admin):
     res = client.get("/api/admin/audit?per_page=1", headers=h).json
     assert res["total"] == 2 and len(res["entries"]) == 1
     assert res["entries"][0]["action"] == "reject" and res["entries"][0]["summary"].endswith(": Spam")
-    assert client.get("/api/admin/audit?page=2&per_page=1", headers=h).json["entries"][0]["action"] == "disable"
+    assert (
+        client.get("/api/admin/audit?page=2&per_page=1", headers=h).json["entries"][0]["action"] == "disable"
+    )
     assert client.get("/api/admin/audit?per_page=0", headers=h).status_code == 400
 
 

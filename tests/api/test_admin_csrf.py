@@ -43,8 +43,11 @@ def test_cookie_api_write_needs_the_header_bearer_does_not(app, api_headers):
     assert res.status_code == 400 and res.is_json
     html = client.get("/admin").get_data(as_text=True)
     token = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
-    res = client.patch(f"/api/admin/{user.id}/active", json={"isActive": False}, headers={"X-CSRFToken": token})
+    res = client.patch(
+        f"/api/admin/{user.id}/active", json={"isActive": False}, headers={"X-CSRFToken": token}
+    )
     assert res.status_code == 200
-    res = app.test_client().patch(f"/api/admin/{user.id}/active", json={"isActive": True},
-                                  headers=api_headers(admin))
+    res = app.test_client().patch(
+        f"/api/admin/{user.id}/active", json={"isActive": True}, headers=api_headers(admin)
+    )
     assert res.status_code == 200

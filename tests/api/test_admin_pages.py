@@ -29,7 +29,9 @@ def admin(client, login):
 
 def rows(html: str, table: str = "accounts-table") -> list[str]:
     body = html.split(f'id="{table}"', 1)[1].split("</tbody>", 1)[0]
-    return re.findall(r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td>([^<]*)</td>", body)
+    return re.findall(
+        r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td>([^<]*)</td>", body
+    )
 
 
 def test_staff_get_403_and_anonymous_go_to_login(client, login):
@@ -91,9 +93,17 @@ def test_approval_tab_badge_and_empty_state(client, admin):
 
 def test_create_through_the_form_shows_the_password_once(client, admin):
     with mail.record_messages() as outbox:
-        res = client.post("/admin/accounts", data={
-            "first_name": "Ben", "last_name": "Santos", "email": "ben@example.test", "role": "3",
-            "barangay": "", "password": ""})
+        res = client.post(
+            "/admin/accounts",
+            data={
+                "first_name": "Ben",
+                "last_name": "Santos",
+                "email": "ben@example.test",
+                "role": "3",
+                "barangay": "",
+                "password": "",
+            },
+        )
     assert res.status_code == 201
     html = res.get_data(as_text=True)
     password = re.search(r'id="generated-password">([^<]+)<', html).group(1)
@@ -106,14 +116,23 @@ def test_create_through_the_form_shows_the_password_once(client, admin):
 
 def test_create_form_refusal_keeps_the_input(client, admin):
     make_account(email="dup@example.test")
-    res = client.post("/admin/accounts", data={
-        "first_name": "Dup", "last_name": "Licate", "email": "dup@example.test", "role": "2",
-        "access": ["1", "2"]})
+    res = client.post(
+        "/admin/accounts",
+        data={
+            "first_name": "Dup",
+            "last_name": "Licate",
+            "email": "dup@example.test",
+            "role": "2",
+            "access": ["1", "2"],
+        },
+    )
     assert res.status_code == 409
     html = res.get_data(as_text=True)
     assert "already exists" in html and 'value="Dup"' in html
     assert 'value="1" checked' in html and 'value="3" checked' not in html
-    missing = client.post("/admin/accounts", data={"first_name": "No", "last_name": "Role", "email": "n@r.ph"})
+    missing = client.post(
+        "/admin/accounts", data={"first_name": "No", "last_name": "Role", "email": "n@r.ph"}
+    )
     assert missing.status_code == 400 and "Role is required." in missing.get_data(as_text=True)
 
 
@@ -121,8 +140,10 @@ def test_edit_form_changes_role_and_access_and_shows_the_audit(client, admin):
     user = make_account(role=RoleId.HOUSEHOLD, username="edit.me")
     page = client.get(f"/admin/accounts/{user.id}/edit").get_data(as_text=True)
     assert "readonly" in page and 'value="edit.me"' in page and "No activity recorded yet." in page
-    res = client.post(f"/admin/accounts/{user.id}", data={
-        "role": "3", "access": ["1", "2"], "first_name": "Ignored", "email": "x@y.z"})
+    res = client.post(
+        f"/admin/accounts/{user.id}",
+        data={"role": "3", "access": ["1", "2"], "first_name": "Ignored", "email": "x@y.z"},
+    )
     assert res.status_code == 302
     db.session.expire_all()
     stored = db.session.get(Account, user.id)
@@ -141,7 +162,9 @@ def test_toggle_approve_and_reject_as_form_posts(client, admin):
     html = client.get("/admin").get_data(as_text=True)
     assert "Account toggled disabled." in html and ">Enable</button>" in html
     # An outside `next` is ignored.
-    res = client.post(f"/admin/accounts/{user.id}/active", data={"active": "1", "next": "https://evil.example"})
+    res = client.post(
+        f"/admin/accounts/{user.id}/active", data={"active": "1", "next": "https://evil.example"}
+    )
     assert res.headers["Location"] == "/admin"
 
     yes, no = make_pending(username="yes"), make_pending(username="no")
@@ -158,6 +181,7 @@ def test_toggle_approve_and_reject_as_form_posts(client, admin):
 
 
 def test_disabling_yourself_is_refused_with_a_message(client, admin):
-    html = client.post(f"/admin/accounts/{admin.id}/active", data={"active": "0"},
-                       follow_redirects=True).get_data(as_text=True)
+    html = client.post(
+        f"/admin/accounts/{admin.id}/active", data={"active": "0"}, follow_redirects=True
+    ).get_data(as_text=True)
     assert "You cannot disable your own account." in html

@@ -56,8 +56,13 @@ def fuzz_operation(operation, headers: dict, records: dict | None = None) -> lis
     problems: list[str] = []
 
     @given(case=operation.as_strategy(), aimed=st.booleans())
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
-              derandomize=True, database=None)
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
     def run(case, aimed):
         if aimed and records:
             aim_at_records(case, records)
@@ -65,12 +70,16 @@ def fuzz_operation(operation, headers: dict, records: dict | None = None) -> lis
         logout = operation.path == "/api/auth/logout"
         response = case.call(headers={"Accept-Encoding": "identity"} if logout else headers)
         if response.status_code >= 500:
-            problems.append(f"{case.method} {case.formatted_path}: {response.status_code} {response.text[:200]}")
+            problems.append(
+                f"{case.method} {case.formatted_path}: {response.status_code} {response.text[:200]}"
+            )
             return
         try:
             case.validate_response(response, checks=CHECKS)
         except (Exception, BaseExceptionGroup) as err:  # schemathesis raises a group of failures
-            problems.append(f"{case.method} {case.formatted_path} -> {response.status_code}: {str(err)[:400]}")
+            problems.append(
+                f"{case.method} {case.formatted_path} -> {response.status_code}: {str(err)[:400]}"
+            )
 
     run()
     return problems
@@ -95,13 +104,17 @@ def make_records(app, headers: dict) -> dict:
         return make_account(status=AccountStatus.PENDING, password=None).id
 
     def ongoing_request() -> int:
-        return create("/api/maintenance/requests", {
-            "assignedTo": first_operator.id, "issue": "Fuzz", "priority": "mild", "dueDate": due}, "request")
+        return create(
+            "/api/maintenance/requests",
+            {"assignedTo": first_operator.id, "issue": "Fuzz", "priority": "mild", "dueDate": due},
+            "request",
+        )
 
     def reward_with_image() -> int:
         form = {"reward": "Fuzz Reward", "points": "10", "image": (BytesIO(PNG), "fuzz.png")}
-        response = client.post("/api/household/rewards", data=form, headers=headers,
-                               content_type="multipart/form-data")
+        response = client.post(
+            "/api/household/rewards", data=form, headers=headers, content_type="multipart/form-data"
+        )
         assert response.status_code == 201, response.get_json()
         return response.get_json()["reward"]["id"]
 
@@ -115,9 +128,16 @@ def make_records(app, headers: dict) -> dict:
         "areaId": machine.area_id,
         "Barangay_id": db.session.scalar(select(Barangay.id).limit(1)),
         "machine_id": machine.id,
-        "schedule_id": create("/api/household/schedules", {
-            "maintenancePerson": "Fuzz", "collectorContact": "09171234567", "areas": ["Purok 1"],
-            "dateOfCollection": "2030-01-15"}, "schedule"),
+        "schedule_id": create(
+            "/api/household/schedules",
+            {
+                "maintenancePerson": "Fuzz",
+                "collectorContact": "09171234567",
+                "areas": ["Purok 1"],
+                "dateOfCollection": "2030-01-15",
+            },
+            "schedule",
+        ),
         "reward_id": reward_with_image(),
         "request_id": ongoing_request,
         "dueDate": due,

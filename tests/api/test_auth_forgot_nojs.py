@@ -28,7 +28,7 @@ def dialog(res) -> str:
     """The Forgot Password dialog's server-rendered steps."""
     text = res.get_data(as_text=True)
     start = text.index('<dialog id="forgot-password"')
-    return text[start:text.index("</dialog>", start)]
+    return text[start : text.index("</dialog>", start)]
 
 
 def step_of(part: str) -> str:
@@ -59,7 +59,9 @@ def test_login_with_forgot_shows_the_email_step_as_an_open_dialog(client):
     res = client.get("/login?forgot=1")
     part = dialog(res)
     assert res.status_code == 200
-    assert part.startswith('<dialog id="forgot-password" class="modal" aria-labelledby="forgot-password-title" open>')
+    assert part.startswith(
+        '<dialog id="forgot-password" class="modal" aria-labelledby="forgot-password-title" open>'
+    )
     assert "Forgot Password" in part and step_of(part) == "email"
     assert '<label for="forgot-email">Enter your account email</label>' in part
     assert 'action="/forgot-password"' in part and 'name="csrf_token"' in part
@@ -100,8 +102,15 @@ def test_whole_recovery_through_the_forms_then_sign_in(client):
     db.session.refresh(user)
     assert verify_password(user.password_hash, DEFAULT_PASSWORD)  # verifying changed nothing
 
-    res = client.post("/forgot-password/reset", data={"email": hidden(part, "email"), "code": hidden(part, "code"),
-                                                      "newPassword": NEW, "confirmPassword": NEW})
+    res = client.post(
+        "/forgot-password/reset",
+        data={
+            "email": hidden(part, "email"),
+            "code": hidden(part, "code"),
+            "newPassword": NEW,
+            "confirmPassword": NEW,
+        },
+    )
     part = dialog(res)
     assert res.status_code == 200 and step_of(part) == "done"
     assert banner(part, "success") == "Your password was reset successfully."
@@ -110,7 +119,10 @@ def test_whole_recovery_through_the_forms_then_sign_in(client):
     assert verify_password(user.password_hash, NEW)
     assert live_token().used_at is not None
 
-    assert client.post("/login", data={"username": user.username, "password": DEFAULT_PASSWORD}).status_code == 400
+    assert (
+        client.post("/login", data={"username": user.username, "password": DEFAULT_PASSWORD}).status_code
+        == 400
+    )
     assert client.post("/login", data={"username": user.username, "password": NEW}).status_code == 302
 
 
@@ -201,7 +213,9 @@ def test_an_expired_or_used_code_is_refused(client):
     data = {"email": EMAIL, "code": code, "newPassword": NEW, "confirmPassword": NEW}
     assert step_of(dialog(client.post("/forgot-password/reset", data=data))) == "done"
     for path in ("/forgot-password/verify", "/forgot-password/reset"):
-        res = client.post(path, data={**data, "newPassword": "Other-Passw0rd!", "confirmPassword": "Other-Passw0rd!"})
+        res = client.post(
+            path, data={**data, "newPassword": "Other-Passw0rd!", "confirmPassword": "Other-Passw0rd!"}
+        )
         part = dialog(res)
         assert res.status_code == 400 and step_of(part) == "verify", path
         assert banner(part, "error") == service.INVALID_CODE
@@ -215,8 +229,10 @@ def test_the_reset_step_checks_the_code_again(client):
     _res, outbox = request_code(client)
     code = code_in(outbox[0].body)
     wrong = "000000" if code != "000000" else "111111"
-    res = client.post("/forgot-password/reset", data={"email": EMAIL, "code": wrong, "newPassword": NEW,
-                                                      "confirmPassword": NEW, "verified": "1"})
+    res = client.post(
+        "/forgot-password/reset",
+        data={"email": EMAIL, "code": wrong, "newPassword": NEW, "confirmPassword": NEW, "verified": "1"},
+    )
     part = dialog(res)
     assert res.status_code == 400 and step_of(part) == "verify"
     assert banner(part, "error") == service.INVALID_CODE and hidden(part, "email") == EMAIL
@@ -225,14 +241,18 @@ def test_the_reset_step_checks_the_code_again(client):
     assert verify_password(user.password_hash, DEFAULT_PASSWORD)
     # Another account's e-mail with this code: refused as well.
     other = make_account(email="other.nojs@example.test")
-    res = client.post("/forgot-password/reset", data={"email": other.email, "code": code, "newPassword": NEW,
-                                                      "confirmPassword": NEW})
+    res = client.post(
+        "/forgot-password/reset",
+        data={"email": other.email, "code": code, "newPassword": NEW, "confirmPassword": NEW},
+    )
     assert res.status_code == 400 and banner(dialog(res), "error") == service.INVALID_CODE
     db.session.refresh(other)
     assert verify_password(other.password_hash, DEFAULT_PASSWORD)
     # A tampered e-mail goes back to the email step.
-    res = client.post("/forgot-password/reset", data={"email": "nope", "code": code, "newPassword": NEW,
-                                                      "confirmPassword": NEW})
+    res = client.post(
+        "/forgot-password/reset",
+        data={"email": "nope", "code": code, "newPassword": NEW, "confirmPassword": NEW},
+    )
     assert step_of(dialog(res)) == "email" and banner(dialog(res), "error") == "Please enter a valid email."
 
 
@@ -241,8 +261,10 @@ def test_a_weak_password_shows_the_rule_and_the_checklist_for_what_was_typed(cli
     _res, outbox = request_code(client)
     code = code_in(outbox[0].body)
     for weak in ["abcDEF12", "short1!", "ALLUPPER1!", "", "Aa1!" * 70]:
-        res = client.post("/forgot-password/reset", data={"email": EMAIL, "code": code, "newPassword": weak,
-                                                          "confirmPassword": weak})
+        res = client.post(
+            "/forgot-password/reset",
+            data={"email": EMAIL, "code": code, "newPassword": weak, "confirmPassword": weak},
+        )
         part = dialog(res)
         assert res.status_code == 400 and step_of(part) == "reset", weak
         assert banner(part, "error") == PASSWORD_RULE_MESSAGE
@@ -250,8 +272,9 @@ def test_a_weak_password_shows_the_rule_and_the_checklist_for_what_was_typed(cli
         shown = dict(re.findall(r'<li data-rule="(\w+)" data-met="(true|false)">', part))
         assert shown == {k: str(v).lower() for k, v in password_rules(weak[:256]).items()}
         assert weak == "" or weak not in part  # the password is never echoed back
-    assert 'data-met="true"' in dialog(client.post(
-        "/forgot-password/reset", data={"email": EMAIL, "code": code, "newPassword": "abcDEF12"}))
+    assert 'data-met="true"' in dialog(
+        client.post("/forgot-password/reset", data={"email": EMAIL, "code": code, "newPassword": "abcDEF12"})
+    )
     assert live_token().failed_attempts == 0  # the rule is checked before the code
     db.session.refresh(user)
     assert verify_password(user.password_hash, DEFAULT_PASSWORD)
@@ -261,8 +284,10 @@ def test_passwords_that_do_not_match_change_nothing(client):
     user = make_account(email=EMAIL)
     _res, outbox = request_code(client)
     code = code_in(outbox[0].body)
-    res = client.post("/forgot-password/reset", data={"email": EMAIL, "code": code, "newPassword": NEW,
-                                                      "confirmPassword": NEW + "x"})
+    res = client.post(
+        "/forgot-password/reset",
+        data={"email": EMAIL, "code": code, "newPassword": NEW, "confirmPassword": NEW + "x"},
+    )
     part = dialog(res)
     assert res.status_code == 400 and step_of(part) == "reset"
     assert banner(part, "error") == "Passwords do not match"
@@ -295,8 +320,15 @@ def test_debug_codes_are_shown_only_when_configured(client, app):
 def test_posts_without_the_csrf_token_are_refused(client, app):
     make_account(email=EMAIL)
     app.config["WTF_CSRF_ENABLED"] = True
-    for path in ("/forgot-password", "/forgot-password/verify", "/forgot-password/reset", "/forgot-password/back"):
-        res = client.post(path, data={"email": EMAIL, "code": "123456", "newPassword": NEW, "confirmPassword": NEW})
+    for path in (
+        "/forgot-password",
+        "/forgot-password/verify",
+        "/forgot-password/reset",
+        "/forgot-password/back",
+    ):
+        res = client.post(
+            path, data={"email": EMAIL, "code": "123456", "newPassword": NEW, "confirmPassword": NEW}
+        )
         assert res.status_code == 400, path
         assert "security token" in res.get_data(as_text=True)
     assert db.session.scalar(select(AccountToken)) is None
@@ -314,7 +346,9 @@ def dialog_text(page: str) -> str:
 
 def test_the_page_and_the_api_share_one_rate_limit(client):
     for _ in range(3):
-        assert client.post("/api/auth/forgot-password", json={"email": "ghost@example.test"}).status_code == 200
+        assert (
+            client.post("/api/auth/forgot-password", json={"email": "ghost@example.test"}).status_code == 200
+        )
     for _ in range(2):
         assert request_code(client, "ghost@example.test")[0].status_code == 200
     assert request_code(client, "ghost@example.test")[0].status_code == 429

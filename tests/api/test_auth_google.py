@@ -42,7 +42,14 @@ def google_flow(client, provider, user: dict):
 
 
 def google_user(email="ana@example.test", sub="g-100", **extra):
-    return {"sub": sub, "email": email, "email_verified": True, "given_name": "Ana", "family_name": "Cruz", **extra}
+    return {
+        "sub": sub,
+        "email": email,
+        "email_verified": True,
+        "given_name": "Ana",
+        "family_name": "Cruz",
+        **extra,
+    }
 
 
 def test_active_account_is_signed_in_with_token_and_user_in_the_hash(client, provider):
@@ -75,7 +82,9 @@ def test_unknown_email_goes_to_signup_in_google_mode_and_skips_verification(clie
     res = google_flow(client, provider, google_user("new@example.test", "g-300"))
     location = urlsplit(res.headers["Location"])
     query = parse_qs(location.query)
-    assert location.path == "/signup" and query["sso"] == ["google"] and query["email"] == ["new@example.test"]
+    assert (
+        location.path == "/signup" and query["sso"] == ["google"] and query["email"] == ["new@example.test"]
+    )
     assert query["firstName"] == ["Ana"] and query["message"]
     html = client.get(res.headers["Location"]).get_data(as_text=True)
     assert "readonly" in html

@@ -22,16 +22,21 @@ def test_login_returns_token_user_and_message(client):
 
 def test_login_by_email_is_case_insensitive(client):
     user = make_account(email="Mixed@Example.test")
-    res = client.post("/api/auth/login", json={"username": "mixed@example.TEST", "password": DEFAULT_PASSWORD})
+    res = client.post(
+        "/api/auth/login", json={"username": "mixed@example.TEST", "password": DEFAULT_PASSWORD}
+    )
     assert res.status_code == 200 and res.json["user"]["Account_id"] == user.id
 
 
-@pytest.mark.parametrize(("fields", "status", "message"), [
-    ({"status": AccountStatus.EMAIL_PENDING}, 403, "Please verify your email address before signing in."),
-    ({"status": AccountStatus.PENDING}, 403, "Your account is awaiting admin approval."),
-    ({"status": AccountStatus.REJECTED}, 403, "Your account registration was rejected."),
-    ({"is_enabled": False}, 403, "Your account has been disabled. Contact your barangay administrator."),
-])
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"status": AccountStatus.EMAIL_PENDING}, 403, "Please verify your email address before signing in."),
+        ({"status": AccountStatus.PENDING}, 403, "Your account is awaiting admin approval."),
+        ({"status": AccountStatus.REJECTED}, 403, "Your account registration was rejected."),
+        ({"is_enabled": False}, 403, "Your account has been disabled. Contact your barangay administrator."),
+    ],
+)
 def test_refused_sign_in_says_why(client, fields, status, message):
     user = make_account(**fields)
     res = client.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
@@ -56,14 +61,17 @@ def test_wrong_password_and_unknown_user_get_the_same_answer(client):
     assert wrong.json["message"] == unknown.json["message"] == "Invalid username or password."
 
 
-@pytest.mark.parametrize(("body", "field", "message"), [
-    ({"password": "x"}, "username", "Username is required."),
-    ({"username": "  ", "password": "x"}, "username", "Username is required."),
-    ({"username": "juan"}, "password", "Password is required."),
-    ({"username": 12, "password": "x"}, "username", "Username must be text."),
-    ({"username": "u" * 10_000, "password": "x"}, "username", "Username must be at most 254 characters."),
-    ({"username": "juan", "password": "p" * 300}, "password", "Password must be at most 256 characters."),
-])
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"password": "x"}, "username", "Username is required."),
+        ({"username": "  ", "password": "x"}, "username", "Username is required."),
+        ({"username": "juan"}, "password", "Password is required."),
+        ({"username": 12, "password": "x"}, "username", "Username must be text."),
+        ({"username": "u" * 10_000, "password": "x"}, "username", "Username must be at most 254 characters."),
+        ({"username": "juan", "password": "p" * 300}, "password", "Password must be at most 256 characters."),
+    ],
+)
 def test_login_bad_input_names_the_field(client, body, field, message):
     res = client.post("/api/auth/login", json=body)
     assert res.status_code == 400 and res.json["field"] == field and res.json["message"] == message
@@ -85,7 +93,9 @@ def test_login_is_rate_limited_with_retry_after(client):
 
 def test_logout_revokes_the_token_and_ends_the_session(client):
     user = make_account()
-    token = client.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD}).json["token"]
+    token = client.post(
+        "/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD}
+    ).json["token"]
     headers = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/modules/allowed", headers=headers).status_code == 200
     assert client.post("/api/auth/logout", headers=headers).status_code == 200
@@ -106,7 +116,11 @@ def test_allowed_modules_lists_the_callers_modules(client, api_headers):
     modules = res.json["modules"]
     assert [m["id"] for m in modules] == [1, 4, 5]
     assert {k: modules[1][k] for k in ("id", "key", "name", "path")} == {
-        "id": 4, "key": "household", "name": "Household", "path": "/household"}
+        "id": 4,
+        "key": "household",
+        "name": "Household",
+        "path": "/household",
+    }
 
 
 def test_allowed_modules_needs_an_active_account(client, api_headers):
@@ -129,13 +143,17 @@ def test_page_login_shows_required_and_refusal_messages(client):
     html = res.get_data(as_text=True)
     assert res.status_code == 400 and html.count("This field is required") == 2
     pending = make_account(status=AccountStatus.PENDING)
-    html = client.post("/login", data={"username": pending.username, "password": DEFAULT_PASSWORD}).get_data(as_text=True)
+    html = client.post("/login", data={"username": pending.username, "password": DEFAULT_PASSWORD}).get_data(
+        as_text=True
+    )
     assert "Your account is awaiting admin approval." in html
 
 
 def test_page_login_ignores_offsite_next(client):
     user = make_account()
-    res = client.post("/login?next=https://evil.example/", data={"username": user.username, "password": DEFAULT_PASSWORD})
+    res = client.post(
+        "/login?next=https://evil.example/", data={"username": user.username, "password": DEFAULT_PASSWORD}
+    )
     assert res.headers["Location"].endswith("/dashboard")
 
 
@@ -160,7 +178,9 @@ def test_pages_of_account_entry_redirect_as_the_spec_says(client):
 
 
 def test_signup_page_google_mode_has_read_only_email_and_the_message(client):
-    html = client.get("/signup?email=g@example.test&sso=google&firstName=Ana&lastName=Cruz&message=Finish+here").get_data(as_text=True)
+    html = client.get(
+        "/signup?email=g@example.test&sso=google&firstName=Ana&lastName=Cruz&message=Finish+here"
+    ).get_data(as_text=True)
     assert 'value="g@example.test" required aria-describedby="email-error" readonly' in html
     assert "Finish here" in html and 'value="Ana"' in html
     assert "Barangay Fortune" in html and "Household" in html
@@ -170,10 +190,18 @@ def test_signup_page_form_post_without_javascript(client):
     from tests.factories_auth import signup_body
 
     body = signup_body("nojs@example.test")
-    form = {"role": "2", "firstName": body["firstName"], "lastName": body["lastName"], "email": body["email"],
-            "areaId": str(body["areaId"])}
+    form = {
+        "role": "2",
+        "firstName": body["firstName"],
+        "lastName": body["lastName"],
+        "email": body["email"],
+        "areaId": str(body["areaId"]),
+    }
     res = client.post("/signup", data=form)
-    assert res.status_code == 302 and "/email-verification?email=nojs@example.test&username=nojs" in res.headers["Location"]
+    assert (
+        res.status_code == 302
+        and "/email-verification?email=nojs@example.test&username=nojs" in res.headers["Location"]
+    )
     again = client.post("/signup", data=form)
     assert again.status_code == 400 and "Resend verification email" in again.get_data(as_text=True)
     bad = client.post("/signup", data={**form, "email": "x", "firstName": "J0hn"})

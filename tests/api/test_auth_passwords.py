@@ -27,19 +27,27 @@ def test_full_reset_revokes_tokens_and_old_sessions(client, api_headers):
     headers = api_headers(user)
     code = request_code(client, user.email)
     stored = db.session.scalar(select(AccountToken))
-    assert stored.token_hash != code and (stored.expires_at - stored.created_at).total_seconds() == pytest.approx(900, abs=5)
+    assert stored.token_hash != code and (
+        stored.expires_at - stored.created_at
+    ).total_seconds() == pytest.approx(900, abs=5)
     res = client.post("/api/auth/verify-reset-code", json={"email": user.email, "code": code})
     assert res.status_code == 200 and res.json["message"] == "Code verified. Enter your new password."
-    res = client.post("/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": NEW})
+    res = client.post(
+        "/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": NEW}
+    )
     assert res.status_code == 200
     assert res.json["message"] == "Password reset successfully. You can now sign in with your new password."
     db.session.refresh(user)
     assert verify_password(user.password_hash, NEW) and user.password_hash.startswith("$argon2id$")
     assert client.get("/api/modules/allowed", headers=headers).status_code == 401
     # Single use.
-    again = client.post("/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": NEW})
+    again = client.post(
+        "/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": NEW}
+    )
     assert again.status_code == 400
-    assert client.post("/api/auth/login", json={"username": user.username, "password": NEW}).status_code == 200
+    assert (
+        client.post("/api/auth/login", json={"username": user.username, "password": NEW}).status_code == 200
+    )
 
 
 def test_forgot_password_answers_the_same_for_unknown_and_inactive_emails(client):
@@ -60,30 +68,68 @@ def test_debug_code_only_with_sibol_debug_codes(client, app):
     assert "debugCode" not in ghost.json
 
 
-@pytest.mark.parametrize(("path", "body", "field", "message"), [
-    ("/api/auth/forgot-password", {"email": "no spaces@x.ph"}, "email", "Please enter a valid email."),
-    ("/api/auth/forgot-password", {"email": "plain"}, "email", "Please enter a valid email."),
-    ("/api/auth/forgot-password", {}, "email", "Email is required."),
-    ("/api/auth/forgot-password", {"email": 5}, "email", "Email must be text."),
-    ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": "12345"}, "code", "Code must be a 6-digit number."),
-    ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": "12a456"}, "code", "Code must be a 6-digit number."),
-    ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": 123456}, "code", "Code must be text."),
-    ("/api/auth/reset-password", {"email": "a@b.ph", "code": "123456", "newPassword": "short"},
-     "newPassword", PASSWORD_RULE_MESSAGE),
-    ("/api/auth/reset-password", {"email": "a@b.ph", "code": "123456", "newPassword": "alllowercase1!"},
-     "newPassword", PASSWORD_RULE_MESSAGE),
-    ("/api/auth/reset-password", {"email": "a@b.ph", "code": "123456"}, "newPassword", "New password is required."),
-    ("/api/auth/set-password", {"token": "x"}, "newPassword", "New password is required."),
-    ("/api/auth/set-password", {"newPassword": NEW}, "token", "Token is required."),
-    ("/api/auth/set-password", {"token": "x" * 10_000, "newPassword": NEW}, "token", "Token must be at most 200 characters."),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "field", "message"),
+    [
+        ("/api/auth/forgot-password", {"email": "no spaces@x.ph"}, "email", "Please enter a valid email."),
+        ("/api/auth/forgot-password", {"email": "plain"}, "email", "Please enter a valid email."),
+        ("/api/auth/forgot-password", {}, "email", "Email is required."),
+        ("/api/auth/forgot-password", {"email": 5}, "email", "Email must be text."),
+        (
+            "/api/auth/verify-reset-code",
+            {"email": "a@b.ph", "code": "12345"},
+            "code",
+            "Code must be a 6-digit number.",
+        ),
+        (
+            "/api/auth/verify-reset-code",
+            {"email": "a@b.ph", "code": "12a456"},
+            "code",
+            "Code must be a 6-digit number.",
+        ),
+        ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": 123456}, "code", "Code must be text."),
+        (
+            "/api/auth/reset-password",
+            {"email": "a@b.ph", "code": "123456", "newPassword": "short"},
+            "newPassword",
+            PASSWORD_RULE_MESSAGE,
+        ),
+        (
+            "/api/auth/reset-password",
+            {"email": "a@b.ph", "code": "123456", "newPassword": "alllowercase1!"},
+            "newPassword",
+            PASSWORD_RULE_MESSAGE,
+        ),
+        (
+            "/api/auth/reset-password",
+            {"email": "a@b.ph", "code": "123456"},
+            "newPassword",
+            "New password is required.",
+        ),
+        ("/api/auth/set-password", {"token": "x"}, "newPassword", "New password is required."),
+        ("/api/auth/set-password", {"newPassword": NEW}, "token", "Token is required."),
+        (
+            "/api/auth/set-password",
+            {"token": "x" * 10_000, "newPassword": NEW},
+            "token",
+            "Token must be at most 200 characters.",
+        ),
+    ],
+)
 def test_password_endpoints_name_the_problem(client, path, body, field, message):
     res = client.post(path, json=body)
     assert res.status_code == 400 and res.json["field"] == field and res.json["message"] == message
 
 
-@pytest.mark.parametrize("path", ["/api/auth/forgot-password", "/api/auth/verify-reset-code",
-                                  "/api/auth/reset-password", "/api/auth/set-password"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/auth/forgot-password",
+        "/api/auth/verify-reset-code",
+        "/api/auth/reset-password",
+        "/api/auth/set-password",
+    ],
+)
 def test_password_endpoints_refuse_malformed_json(client, path):
     res = client.post(path, data="{", content_type="application/json")
     assert res.status_code == 400 and res.json["field"] == "body"
@@ -118,14 +164,22 @@ def test_a_new_code_replaces_the_old_one(client):
     first = request_code(client, user.email)
     second = request_code(client, user.email)
     if first != second:
-        assert client.post("/api/auth/verify-reset-code", json={"email": user.email, "code": first}).status_code == 400
-    assert client.post("/api/auth/verify-reset-code", json={"email": user.email, "code": second}).status_code == 200
+        assert (
+            client.post("/api/auth/verify-reset-code", json={"email": user.email, "code": first}).status_code
+            == 400
+        )
+    assert (
+        client.post("/api/auth/verify-reset-code", json={"email": user.email, "code": second}).status_code
+        == 200
+    )
 
 
 def test_weak_new_password_writes_nothing_and_keeps_the_code(client):
     user = make_account()
     code = request_code(client, user.email)
-    res = client.post("/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": "weak"})
+    res = client.post(
+        "/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": "weak"}
+    )
     assert res.status_code == 400
     db.session.refresh(user)
     assert verify_password(user.password_hash, DEFAULT_PASSWORD)
@@ -139,10 +193,13 @@ def test_forgot_password_is_rate_limited(client):
     assert res.status_code == 429 and res.headers["Retry-After"]
 
 
-@pytest.mark.parametrize(("path", "body"), [
-    ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": "123456"}),
-    ("/api/auth/reset-password", {"email": "a@b.ph", "code": "123456", "newPassword": NEW}),
-])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/auth/verify-reset-code", {"email": "a@b.ph", "code": "123456"}),
+        ("/api/auth/reset-password", {"email": "a@b.ph", "code": "123456", "newPassword": NEW}),
+    ],
+)
 def test_code_endpoints_are_rate_limited(client, path, body):
     for _ in range(10):
         client.post(path, json=body)
@@ -161,7 +218,9 @@ def test_set_password_link_sets_a_password_once(client, app):
     assert (token.expires_at - token.created_at).total_seconds() == pytest.approx(72 * 3600, abs=5)
     page = client.get(f"/set-password?token={raw}")
     assert page.status_code == 200 and account.username in page.get_data(as_text=True)
-    assert client.post("/api/auth/set-password", json={"token": raw, "newPassword": "weak"}).status_code == 400
+    assert (
+        client.post("/api/auth/set-password", json={"token": raw, "newPassword": "weak"}).status_code == 400
+    )
     res = client.post("/api/auth/set-password", json={"token": raw, "newPassword": NEW})
     assert res.status_code == 200 and res.json["username"] == account.username
     again = client.post("/api/auth/set-password", json={"token": raw, "newPassword": NEW})
@@ -195,9 +254,14 @@ def test_expired_set_password_link_is_refused(client, app):
 def test_self_registered_account_can_use_forgot_password_once_approved(client, app):
     account, _raw = approved_without_password(app)
     code = request_code(client, account.email)
-    res = client.post("/api/auth/reset-password", json={"email": account.email, "code": code, "newPassword": NEW})
+    res = client.post(
+        "/api/auth/reset-password", json={"email": account.email, "code": code, "newPassword": NEW}
+    )
     assert res.status_code == 200
-    assert client.post("/api/auth/login", json={"username": account.username, "password": NEW}).status_code == 200
+    assert (
+        client.post("/api/auth/login", json={"username": account.username, "password": NEW}).status_code
+        == 200
+    )
 
 
 def test_verification_link_is_not_a_set_password_link(client):

@@ -51,24 +51,37 @@ def test_username_falls_back_to_names_when_email_local_part_is_empty():
     assert len(derive_username("x" * 80 + "@x.ph")) == 30
 
 
-@pytest.mark.parametrize(("override", "field", "message"), [
-    ({"role": None, "roleId": None, "Roles": None}, "role", "Role is required"),
-    ({"role": 9, "roleId": None, "Roles": None}, "role", "Choose a role"),
-    ({"firstName": "", "FirstName": ""}, "firstName", "First name is required"),
-    ({"firstName": "Juan2", "FirstName": None}, "firstName",
-     "First name can only contain letters, spaces, hyphens, apostrophes and periods"),
-    ({"lastName": "<b>", "LastName": None}, "lastName",
-     "Last name can only contain letters, spaces, hyphens, apostrophes and periods"),
-    ({"email": "", "Email": ""}, "email", "Email is required"),
-    ({"email": "not-an-email", "Email": None}, "email", "Enter a valid email"),
-    ({"areaId": None, "Area_id": None}, "areaId", "Barangay is required"),
-    ({"areaId": "abc", "Area_id": None}, "areaId", "Barangay must be a valid number"),
-    ({"areaId": -3, "Area_id": None}, "areaId", "Barangay must be a valid number"),
-    ({"areaId": [1], "Area_id": None}, "areaId", "Barangay must be a valid number"),
-    ({"areaId": 99999, "Area_id": None}, "areaId", "Choose a barangay"),
-    ({"firstName": 5, "FirstName": None}, "firstName", "First name must be text"),
-    ({"firstName": "J" * 10_000, "FirstName": None}, "firstName", "First name must be at most 100 characters"),
-])
+@pytest.mark.parametrize(
+    ("override", "field", "message"),
+    [
+        ({"role": None, "roleId": None, "Roles": None}, "role", "Role is required"),
+        ({"role": 9, "roleId": None, "Roles": None}, "role", "Choose a role"),
+        ({"firstName": "", "FirstName": ""}, "firstName", "First name is required"),
+        (
+            {"firstName": "Juan2", "FirstName": None},
+            "firstName",
+            "First name can only contain letters, spaces, hyphens, apostrophes and periods",
+        ),
+        (
+            {"lastName": "<b>", "LastName": None},
+            "lastName",
+            "Last name can only contain letters, spaces, hyphens, apostrophes and periods",
+        ),
+        ({"email": "", "Email": ""}, "email", "Email is required"),
+        ({"email": "not-an-email", "Email": None}, "email", "Enter a valid email"),
+        ({"areaId": None, "Area_id": None}, "areaId", "Barangay is required"),
+        ({"areaId": "abc", "Area_id": None}, "areaId", "Barangay must be a valid number"),
+        ({"areaId": -3, "Area_id": None}, "areaId", "Barangay must be a valid number"),
+        ({"areaId": [1], "Area_id": None}, "areaId", "Barangay must be a valid number"),
+        ({"areaId": 99999, "Area_id": None}, "areaId", "Choose a barangay"),
+        ({"firstName": 5, "FirstName": None}, "firstName", "First name must be text"),
+        (
+            {"firstName": "J" * 10_000, "FirstName": None},
+            "firstName",
+            "First name must be at most 100 characters",
+        ),
+    ],
+)
 def test_signup_refusals_name_the_field_and_write_nothing(client, override, field, message):
     with mail.record_messages() as outbox:
         res = client.post("/api/auth/signup", json=signup_body(**override))
@@ -164,13 +177,16 @@ def test_resend_is_rate_limited(client):
     assert res.status_code == 429 and res.json["message"] and int(res.headers["Retry-After"]) > 0
 
 
-@pytest.mark.parametrize(("status", "enabled", "expected"), [
-    (AccountStatus.ACTIVE, True, "active"),
-    (AccountStatus.EMAIL_PENDING, True, "email_pending"),
-    (AccountStatus.PENDING, True, "pending"),
-    (AccountStatus.REJECTED, True, "rejected"),
-    (AccountStatus.ACTIVE, False, "disabled"),
-])
+@pytest.mark.parametrize(
+    ("status", "enabled", "expected"),
+    [
+        (AccountStatus.ACTIVE, True, "active"),
+        (AccountStatus.EMAIL_PENDING, True, "email_pending"),
+        (AccountStatus.PENDING, True, "pending"),
+        (AccountStatus.REJECTED, True, "rejected"),
+        (AccountStatus.ACTIVE, False, "disabled"),
+    ],
+)
 def test_check_status_reports_each_state(client, status, enabled, expected):
     account = make_account(status=status, is_enabled=enabled)
     res = client.get(f"/api/auth/check-status/{account.username}")

@@ -34,8 +34,13 @@ def smtp():
 @pytest.fixture
 def app_overrides(smtp):
     controller, _inbox = smtp
-    return {"MAIL_SERVER": "127.0.0.1", "MAIL_PORT": controller.port, "MAIL_SUPPRESS_SEND": False,
-            "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>", "SIBOL_BASE_URL": "http://localhost"}
+    return {
+        "MAIL_SERVER": "127.0.0.1",
+        "MAIL_PORT": controller.port,
+        "MAIL_SUPPRESS_SEND": False,
+        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
+        "SIBOL_BASE_URL": "http://localhost",
+    }
 
 
 def test_signup_mail_goes_through_smtp_and_its_link_verifies(client, smtp):

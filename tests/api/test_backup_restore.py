@@ -12,8 +12,14 @@ def test_verify_restore_script_proves_identical_contents(tmp_path):
     env = server_env(url, SIBOL_SAMPLE_DATA="1")
     try:
         setup_database(env)
-        result = subprocess.run([str(ROOT / "scripts" / "verify-restore.sh")], cwd=ROOT, env=env,
-                                capture_output=True, text=True, timeout=300)
+        result = subprocess.run(
+            [str(ROOT / "scripts" / "verify-restore.sh")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert result.returncode == 0, result.stdout + result.stderr
         assert "Restore verified:" in result.stdout and "identical contents" in result.stdout
     finally:
@@ -30,4 +36,5 @@ def test_digest_changes_when_data_changes(app):
     assert before["accounts"] != after["accounts"]
     assert after["accounts"].startswith("1:")
     assert {k: v for k, v in before.items() if k not in ("accounts", "account_modules")} == {
-        k: v for k, v in after.items() if k not in ("accounts", "account_modules")}
+        k: v for k, v in after.items() if k not in ("accounts", "account_modules")
+    }

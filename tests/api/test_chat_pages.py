@@ -8,8 +8,11 @@ from tests.factories import make_account
 
 @pytest.fixture
 def app_overrides():
-    return {"SIBOL_OFFICE_PHONE": "(049) 555 0199", "SIBOL_OFFICE_EMAIL": "help@fortune.gov.ph",
-            "SIBOL_OFFICE_ADDRESS": "Barangay Hall, 12 Rizal Street"}
+    return {
+        "SIBOL_OFFICE_PHONE": "(049) 555 0199",
+        "SIBOL_OFFICE_EMAIL": "help@fortune.gov.ph",
+        "SIBOL_OFFICE_ADDRESS": "Barangay Hall, 12 Rizal Street",
+    }
 
 
 def test_chat_support_shows_questions_and_office_contacts(client, login):

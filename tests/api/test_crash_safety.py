@@ -18,8 +18,9 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
     env = server_env(url)
     setup_database(env)
     server = AppServer(env, workers=2, log=tmp_path / "server.log").start()
-    login = requests.post(f"{server.url}/api/auth/login",
-                          json={"username": "admin", "password": "Admin-pass1!"}, timeout=10)
+    login = requests.post(
+        f"{server.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10
+    )
     headers = {"Authorization": f"Bearer {login.json()['token']}"}
     area_id = requests.get(f"{server.url}/api/machines/areas", headers=headers, timeout=10).json()
     area_id = (area_id.get("data") if isinstance(area_id, dict) else area_id)[0]["Area_id"]
@@ -35,8 +36,12 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
             name = f"crash-{n}-{i}"
             i += 1
             try:
-                res = session.post(f"{server.url}/api/machines", json={"areaId": area_id, "name": name},
-                                   headers=headers, timeout=5)
+                res = session.post(
+                    f"{server.url}/api/machines",
+                    json={"areaId": area_id, "name": name},
+                    headers=headers,
+                    timeout=5,
+                )
             except requests.RequestException:
                 continue  # in flight when the server died: not acknowledged
             if res.status_code in (200, 201):
@@ -68,8 +73,12 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
         engine.dispose()
         missing = set(acknowledged) - stored
         assert not missing, f"{len(missing)} acknowledged writes lost, e.g. {sorted(missing)[:5]}"
-        again = requests.get(f"{restarted.url}/api/machines", params={"q": acknowledged[0], "page": 1},
-                             headers=headers, timeout=10)
+        again = requests.get(
+            f"{restarted.url}/api/machines",
+            params={"q": acknowledged[0], "page": 1},
+            headers=headers,
+            timeout=10,
+        )
         assert again.status_code == 200  # the token issued before the crash still works
     finally:
         restarted.stop()

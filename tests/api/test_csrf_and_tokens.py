@@ -27,7 +27,9 @@ def test_form_post_without_csrf_token_is_refused(client):
 def test_cookie_api_write_needs_csrf_header(client):
     user = make_account()
     token = csrf_token_from(client)
-    res = client.post("/login", data={"username": user.username, "password": DEFAULT_PASSWORD, "csrf_token": token})
+    res = client.post(
+        "/login", data={"username": user.username, "password": DEFAULT_PASSWORD, "csrf_token": token}
+    )
     assert res.status_code == 302
     refused = client.post("/api/auth/logout")
     assert refused.status_code == 400 and refused.is_json
@@ -37,8 +39,11 @@ def test_cookie_api_write_needs_csrf_header(client):
 
 def test_bearer_writes_need_no_csrf_and_ignore_cookies(client):
     user = make_account()
-    res = client.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD},
-                      headers={"Authorization": "Bearer x"})  # a bad bearer: CSRF skipped, token ignored
+    res = client.post(
+        "/api/auth/login",
+        json={"username": user.username, "password": DEFAULT_PASSWORD},
+        headers={"Authorization": "Bearer x"},
+    )  # a bad bearer: CSRF skipped, token ignored
     assert res.status_code == 200
     token = res.json["token"]
     assert res.json["user"]["Username"] == user.username

@@ -45,16 +45,25 @@ def test_dashboard_shows_the_three_totals_and_figures_without_javascript(client,
     assert totals == [("Weekly", "4"), ("Monthly", "16"), ("Yearly", "192")]
     weekly = html.split('data-waste-period="weekly"', 1)[1].split("</table>", 1)[0]
     assert re.findall(r"</span>([^<]+)</td><td>([\d.]+)</td>", weekly) == [
-        ("Rizal Street", "1.5"), ("Mabini Street", "1.2"), ("Bonifacio Street", "1.3")]
-    assert 'data-waste-period="monthly" hidden' in html and 'data-waste-total>4</span>' in html
+        ("Rizal Street", "1.5"),
+        ("Mabini Street", "1.2"),
+        ("Bonifacio Street", "1.3"),
+    ]
+    assert 'data-waste-period="monthly" hidden' in html and "data-waste-total>4</span>" in html
     for stage in ("Filtering", "Slurry Making", "Biogas Generation", "Final Output"):
         assert f'<span class="process__name">{stage}</span>' in html
     assert 'process__step--active" aria-current="step"' in html
-    assert "Unit: kilowatts" in html and "<th scope=\"col\">2024</th><th scope=\"col\">2025</th>" in html
+    assert "Unit: kilowatts" in html and '<th scope="col">2024</th><th scope="col">2025</th>' in html
     assert "<td>January</td><td>120</td><td>140</td>" in html
     schedule = html.split('id="schedule-title"', 1)[1].split("</table>", 1)[0]
-    assert [a for a in ("Package 1", "Package 2", "Package 3") if a in schedule] == ["Package 1", "Package 2", "Package 3"]
-    props = json.loads(html.split('<script type="application/json" id="dashboard-data">', 1)[1].split("</script>", 1)[0])
+    assert [a for a in ("Package 1", "Package 2", "Package 3") if a in schedule] == [
+        "Package 1",
+        "Package 2",
+        "Package 3",
+    ]
+    props = json.loads(
+        html.split('<script type="application/json" id="dashboard-data">', 1)[1].split("</script>", 1)[0]
+    )
     assert props["waste"]["yearly"]["kg"] == [60, 70, 62] and props["period"] == "weekly"
     assert "/static/dist/assets/dashboard-panels-" in html
 
@@ -62,8 +71,8 @@ def test_dashboard_shows_the_three_totals_and_figures_without_javascript(client,
 def test_period_in_the_address_selects_the_figures(client, login, seeded):
     login(make_account())
     html = html_of(client, "/dashboard?period=yearly")
-    assert 'data-waste-total>192</span>' in html and '<option value="yearly" selected>' in html
-    assert 'data-waste-total>4</span>' in html_of(client, "/dashboard?period=bogus")
+    assert "data-waste-total>192</span>" in html and '<option value="yearly" selected>' in html
+    assert "data-waste-total>4</span>" in html_of(client, "/dashboard?period=bogus")
 
 
 def test_empty_database_says_so(client, login):
@@ -79,8 +88,10 @@ def test_summary_api(client, api_headers, seeded):
     body = res.json
     assert [body["waste"][p]["totalText"] for p in ("weekly", "monthly", "yearly")] == ["4", "16", "192"]
     assert body["waste"]["monthly"]["kg"] == [5, 6, 5] and body["waste"]["weekly"]["unit"] == "kg"
-    assert body["process"] == {"stages": ["Filtering", "Slurry Making", "Biogas Generation", "Final Output"],
-                               "stepSeconds": 3}
+    assert body["process"] == {
+        "stages": ["Filtering", "Slurry Making", "Biogas Generation", "Final Output"],
+        "stepSeconds": 3,
+    }
     assert body["energy"]["unit"] == "kilowatts" and len(body["energy"]["series"]) == 2
     assert [row["area"] for row in body["schedule"]] == ["Package 1", "Package 2", "Package 3"]
     assert body["barangay"] == "Barangay Fortune"
@@ -90,21 +101,27 @@ def test_recorded_collections_replace_the_sample(client, api_headers, login, see
     headers = api_headers(make_account())
     today = date.today().isoformat()
     for street, kg in (("Luna Street", "2"), ("Luna Street", 1.5), ("Del Pilar Street", "0.75")):
-        res = client.post("/api/dashboard/waste-collections", headers=headers,
-                          json={"street": street, "collectedOn": today, "weightKg": kg})
+        res = client.post(
+            "/api/dashboard/waste-collections",
+            headers=headers,
+            json={"street": street, "collectedOn": today, "weightKg": kg},
+        )
         assert res.status_code == 201, res.json
     weekly = client.get("/api/dashboard/summary", headers=headers).json["waste"]["weekly"]
     assert weekly["streets"] == ["Luna Street", "Del Pilar Street"] and weekly["kg"] == [3.5, 0.75]
     assert weekly["totalText"] == "4.25"
 
 
-@pytest.mark.parametrize(("body", "field", "status"), [
-    ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "-1"}, "weightKg", 400),
-    ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "ten"}, "weightKg", 400),
-    ({"street": "A", "collectedOn": "yesterday", "weightKg": 1}, "collectedOn", 400),
-    ({"street": "", "collectedOn": "2026-01-01", "weightKg": 1}, "street", 400),
-    ({"street": "x" * 101, "collectedOn": "2026-01-01", "weightKg": 1}, "street", 400),
-])
+@pytest.mark.parametrize(
+    ("body", "field", "status"),
+    [
+        ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "-1"}, "weightKg", 400),
+        ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "ten"}, "weightKg", 400),
+        ({"street": "A", "collectedOn": "yesterday", "weightKg": 1}, "collectedOn", 400),
+        ({"street": "", "collectedOn": "2026-01-01", "weightKg": 1}, "street", 400),
+        ({"street": "x" * 101, "collectedOn": "2026-01-01", "weightKg": 1}, "street", 400),
+    ],
+)
 def test_bad_waste_records_are_refused(client, api_headers, body, field, status):
     res = client.post("/api/dashboard/waste-collections", headers=api_headers(make_account()), json=body)
     assert res.status_code == status and res.json["field"] == field
@@ -113,13 +130,20 @@ def test_bad_waste_records_are_refused(client, api_headers, body, field, status)
 
 def test_energy_readings(client, api_headers):
     headers = api_headers(make_account())
-    ok = client.post("/api/dashboard/energy-readings", headers=headers, json={"month": "2026-01", "kilowatts": 90})
+    ok = client.post(
+        "/api/dashboard/energy-readings", headers=headers, json={"month": "2026-01", "kilowatts": 90}
+    )
     assert ok.status_code == 201 and ok.json["energyReading"]["month"] == "2026-01"
-    dup = client.post("/api/dashboard/energy-readings", headers=headers, json={"month": "2026-01", "kilowatts": 5})
+    dup = client.post(
+        "/api/dashboard/energy-readings", headers=headers, json={"month": "2026-01", "kilowatts": 5}
+    )
     assert dup.status_code == 409
-    for body, field in (({"month": "Jan", "kilowatts": 1}, "month"), ({"month": "2026-13", "kilowatts": 1}, "month"),
-                        ({"month": "2026-02", "kilowatts": -1}, "kilowatts"),
-                        ({"month": "2026-02", "kilowatts": "x"}, "kilowatts")):
+    for body, field in (
+        ({"month": "Jan", "kilowatts": 1}, "month"),
+        ({"month": "2026-13", "kilowatts": 1}, "month"),
+        ({"month": "2026-02", "kilowatts": -1}, "kilowatts"),
+        ({"month": "2026-02", "kilowatts": "x"}, "kilowatts"),
+    ):
         res = client.post("/api/dashboard/energy-readings", headers=headers, json=body)
         assert res.status_code == 400 and res.json["field"] == field
     assert db.session.scalar(select(func.count(EnergyReading.id))) == 1
@@ -130,8 +154,11 @@ def test_dashboard_needs_its_module(client, api_headers, login):
     assert client.get("/dashboard").status_code == 302
     nobody = make_account(modules=[4])
     assert client.get("/api/dashboard/summary", headers=api_headers(nobody)).status_code == 403
-    res = client.post("/api/dashboard/waste-collections", headers=api_headers(nobody),
-                      json={"street": "A", "collectedOn": "2026-01-01", "weightKg": 1})
+    res = client.post(
+        "/api/dashboard/waste-collections",
+        headers=api_headers(nobody),
+        json={"street": "A", "collectedOn": "2026-01-01", "weightKg": 1},
+    )
     assert res.status_code == 403
 
 
@@ -161,23 +188,37 @@ def test_dashboard_with_its_islands_stays_under_150_kb_on_the_wire(client, login
 
 def test_record_forms_save_rows_that_replace_the_sample(client, login, seeded):
     login(make_account())
-    res = client.post("/dashboard/waste-collections", data={
-        "street": "Luna Street", "collectedOn": date.today().isoformat(), "weightKg": "3.5", "period": "monthly"})
+    res = client.post(
+        "/dashboard/waste-collections",
+        data={
+            "street": "Luna Street",
+            "collectedOn": date.today().isoformat(),
+            "weightKg": "3.5",
+            "period": "monthly",
+        },
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("/dashboard?period=monthly")
     html = html_of(client)
     assert "Waste collection recorded." in html and "Weekly total: <strong>3.5 kg</strong>" in html
-    res = client.post("/dashboard/energy-readings", data={"month": f"{date.today().year + 1}-02", "kilowatts": "210"})
+    res = client.post(
+        "/dashboard/energy-readings", data={"month": f"{date.today().year + 1}-02", "kilowatts": "210"}
+    )
     assert res.status_code == 302
     assert "<td>February</td><td>160</td><td>210</td>" in html_of(client)  # 2025 and the new year
 
 
 def test_record_forms_show_field_errors_and_save_nothing(client, login):
     login(make_account())
-    res = client.post("/dashboard/waste-collections", data={"street": "", "collectedOn": "soon", "weightKg": "-3"})
+    res = client.post(
+        "/dashboard/waste-collections", data={"street": "", "collectedOn": "soon", "weightKg": "-3"}
+    )
     assert res.status_code == 400
     html = res.get_data(as_text=True)
-    for message in ("Street is required.", "Date collected must be a valid date (YYYY-MM-DD).",
-                    "Weight cannot be negative."):
+    for message in (
+        "Street is required.",
+        "Date collected must be a valid date (YYYY-MM-DD).",
+        "Weight cannot be negative.",
+    ):
         assert message in html
     assert '<details class="record" open>' in html
     res = client.post("/dashboard/energy-readings", data={"month": "2026-1", "kilowatts": "lots"})

@@ -63,9 +63,14 @@ def app_overrides():
 
 
 def test_cors_preflight_for_allowed_origin(client):
-    res = client.options("/api/auth/login", headers={
-        "Origin": "https://app.example.org", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type, authorization"})
+    res = client.options(
+        "/api/auth/login",
+        headers={
+            "Origin": "https://app.example.org",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type, authorization",
+        },
+    )
     assert res.status_code == 204
     assert res.headers["Access-Control-Allow-Origin"] == "https://app.example.org"
     assert res.headers["Access-Control-Allow-Credentials"] == "true"
@@ -74,12 +79,14 @@ def test_cors_preflight_for_allowed_origin(client):
 
 
 def test_cors_refuses_other_origins(client, api_headers):
-    res = client.options("/api/auth/login", headers={
-        "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+    res = client.options(
+        "/api/auth/login", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}
+    )
     assert "Access-Control-Allow-Origin" not in res.headers
     user = make_account()
     res = client.get("/api/modules/allowed", headers={"Origin": "https://evil.example", **api_headers(user)})
     assert res.status_code == 200 and "Access-Control-Allow-Origin" not in res.headers
-    ok = client.get("/api/modules/allowed", headers={"Origin": "https://app.example.org", **api_headers(user)})
+    ok = client.get(
+        "/api/modules/allowed", headers={"Origin": "https://app.example.org", **api_headers(user)}
+    )
     assert ok.headers["Access-Control-Allow-Origin"] == "https://app.example.org"
-

@@ -27,8 +27,12 @@ def count(model) -> int:
     return db.session.scalar(select(func.count()).select_from(model))
 
 
-GOOD = {"maintenancePerson": "Juan Dela Cruz", "collectorContact": "0917 123 4567",
-        "area": "Purok 1", "dateOfCollection": "2026-12-01"}
+GOOD = {
+    "maintenancePerson": "Juan Dela Cruz",
+    "collectorContact": "0917 123 4567",
+    "area": "Purok 1",
+    "dateOfCollection": "2026-12-01",
+}
 
 
 def test_create_schedule_and_read_it_back(client, headers):
@@ -44,27 +48,51 @@ def test_create_schedule_and_read_it_back(client, headers):
 
 def test_update_schedule_areas_status_and_weight(client, headers):
     schedule = make_schedule(areas=("Purok 1",))
-    res = client.put(f"/api/household/schedules/{schedule.id}", headers=headers,
-                     json={"areas": ["Purok 2", "Package 3"], "status": "Collected", "totalWaste": "12.5"})
+    res = client.put(
+        f"/api/household/schedules/{schedule.id}",
+        headers=headers,
+        json={"areas": ["Purok 2", "Package 3"], "status": "Collected", "totalWaste": "12.5"},
+    )
     assert res.status_code == 200, res.json
     body = res.json["schedule"]
     assert body["areas"] == ["Purok 2", "Package 3"] and body["area"] == "Purok 2, Package 3"
-    assert body["status"] == "Collected" and body["totalWaste"] == 12.5 and body["totalWasteText"] == "12.5 kg"
+    assert (
+        body["status"] == "Collected" and body["totalWaste"] == 12.5 and body["totalWasteText"] == "12.5 kg"
+    )
     assert body["maintenancePerson"] == schedule.maintenance_person  # untouched
 
 
-@pytest.mark.parametrize(("change", "field", "message"), [
-    ({"maintenancePerson": "  "}, "maintenancePerson", "Maintenance is required."),
-    ({"collectorContact": "nobody"}, "collectorContact", "Contact of Maintenance must be a phone number or an e-mail address."),
-    ({"area": []}, "areas", "Area is required."),
-    ({"dateOfCollection": "2026-13-01"}, "dateOfCollection", "Date of Collection must be a valid date (YYYY-MM-DD)."),
-    ({"dateOfCollection": 20261201}, "dateOfCollection", "Date of Collection must be a valid date (YYYY-MM-DD)."),
-    ({"totalWaste": "-2"}, "totalWaste", "Total waste cannot be negative."),
-    ({"totalWaste": "lots"}, "totalWaste", "Total waste must be a number of kilograms."),
-    ({"status": "Lost"}, "status", "Status must be one of: Pending, Collected."),
-    ({"maintenancePerson": "x" * 101}, "maintenancePerson", "Maintenance must be at most 100 characters."),
-    ({"maintenancePerson": 42}, "maintenancePerson", "Maintenance must be text."),
-])
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"maintenancePerson": "  "}, "maintenancePerson", "Maintenance is required."),
+        (
+            {"collectorContact": "nobody"},
+            "collectorContact",
+            "Contact of Maintenance must be a phone number or an e-mail address.",
+        ),
+        ({"area": []}, "areas", "Area is required."),
+        (
+            {"dateOfCollection": "2026-13-01"},
+            "dateOfCollection",
+            "Date of Collection must be a valid date (YYYY-MM-DD).",
+        ),
+        (
+            {"dateOfCollection": 20261201},
+            "dateOfCollection",
+            "Date of Collection must be a valid date (YYYY-MM-DD).",
+        ),
+        ({"totalWaste": "-2"}, "totalWaste", "Total waste cannot be negative."),
+        ({"totalWaste": "lots"}, "totalWaste", "Total waste must be a number of kilograms."),
+        ({"status": "Lost"}, "status", "Status must be one of: Pending, Collected."),
+        (
+            {"maintenancePerson": "x" * 101},
+            "maintenancePerson",
+            "Maintenance must be at most 100 characters.",
+        ),
+        ({"maintenancePerson": 42}, "maintenancePerson", "Maintenance must be text."),
+    ],
+)
 def test_bad_schedule_is_refused_naming_the_field(client, headers, change, field, message):
     res = client.post("/api/household/schedules", json={**GOOD, **change}, headers=headers)
     assert res.status_code == 400
@@ -74,19 +102,25 @@ def test_bad_schedule_is_refused_naming_the_field(client, headers, change, field
 
 def test_bad_update_changes_nothing(client, headers):
     schedule = make_schedule(areas=("Purok 1",), person="Ana")
-    res = client.patch(f"/api/household/schedules/{schedule.id}", headers=headers,
-                       json={"maintenancePerson": "Bea", "totalWaste": -1})
+    res = client.patch(
+        f"/api/household/schedules/{schedule.id}",
+        headers=headers,
+        json={"maintenancePerson": "Bea", "totalWaste": -1},
+    )
     assert res.status_code == 400 and res.json["errors"] == {"totalWaste": "Total waste cannot be negative."}
     db.session.expire_all()
     assert db.session.get(CollectionSchedule, schedule.id).maintenance_person == "Ana"
 
 
-@pytest.mark.parametrize(("kwargs", "status"), [
-    ({"data": "{not json", "content_type": "application/json"}, 400),
-    ({"json": ["a list"]}, 400),
-    ({"data": "name=x", "content_type": "application/x-www-form-urlencoded"}, 415),
-    ({}, 400),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "status"),
+    [
+        ({"data": "{not json", "content_type": "application/json"}, 400),
+        ({"json": ["a list"]}, 400),
+        ({"data": "name=x", "content_type": "application/x-www-form-urlencoded"}, 415),
+        ({}, 400),
+    ],
+)
 def test_malformed_bodies_are_refused(client, headers, kwargs, status):
     res = client.post("/api/household/schedules", headers=headers, **kwargs)
     assert res.status_code == status and res.is_json and res.json["message"]
@@ -136,7 +170,11 @@ def test_leaderboard_is_ranked_by_points_and_keeps_ranks_when_filtered(client, h
     make_member("Tie B", points=500)
     rows = client.get("/api/household/leaderboard", headers=headers).json["data"]
     assert [(r["rank"], r["name"], r["points"]) for r in rows] == [
-        (1, "Top", 900), (2, "Tie A", 500), (2, "Tie B", 500), (4, "Low", 10)]
+        (1, "Top", 900),
+        (2, "Tie A", 500),
+        (2, "Tie B", 500),
+        (4, "Low", 10),
+    ]
     assert rows[1]["status"] == "Inactive" and rows[0]["barangay"] == "Barangay Parang"
     active = client.get("/api/household/leaderboard?status=Active&q=ti", headers=headers).json["data"]
     assert [(r["rank"], r["name"]) for r in active] == [(2, "Tie B")]
@@ -150,8 +188,11 @@ def reward_form(**fields):
 
 def test_create_reward_with_image_and_get_the_image_back(client, headers, app):
     image = png_bytes()
-    res = client.post("/api/household/rewards", headers=headers,
-                      data=reward_form(image=(io.BytesIO(image), "../../evil name.png")))
+    res = client.post(
+        "/api/household/rewards",
+        headers=headers,
+        data=reward_form(image=(io.BytesIO(image), "../../evil name.png")),
+    )
     assert res.status_code == 201, res.json
     reward = res.json["reward"]
     assert reward["name"] == "Rice (5 kg)" and reward["points"] == 500 and reward["status"] == "Available"
@@ -179,16 +220,25 @@ def test_reward_images_need_the_household_module(client, api_headers):
 
 
 def test_reward_without_image_as_json(client, headers):
-    res = client.post("/api/household/rewards", headers=headers,
-                      json={"reward": "Tote bag", "eligibility": 150, "status": "not available"})
+    res = client.post(
+        "/api/household/rewards",
+        headers=headers,
+        json={"reward": "Tote bag", "eligibility": 150, "status": "not available"},
+    )
     assert res.status_code == 201
     assert res.json["reward"]["status"] == "Not Available" and res.json["reward"]["image"] is None
-    assert client.get(f"/api/household/rewards/{res.json['reward']['id']}/image", headers=headers).status_code == 404
+    assert (
+        client.get(f"/api/household/rewards/{res.json['reward']['id']}/image", headers=headers).status_code
+        == 404
+    )
 
 
 def test_non_image_upload_is_refused_and_nothing_is_stored(client, headers, app):
-    res = client.post("/api/household/rewards", headers=headers,
-                      data=reward_form(image=(io.BytesIO(b"%PDF-1.4 not an image"), "photo.png")))
+    res = client.post(
+        "/api/household/rewards",
+        headers=headers,
+        data=reward_form(image=(io.BytesIO(b"%PDF-1.4 not an image"), "photo.png")),
+    )
     assert res.status_code == 415 and res.json["field"] == "image"
     assert res.json["message"] == "Upload an image (PNG, JPEG, GIF or WebP)."
     assert count(Reward) == 0
@@ -198,8 +248,9 @@ def test_non_image_upload_is_refused_and_nothing_is_stored(client, headers, app)
 
 def test_image_over_10_mb_is_refused_with_413(client, headers):
     big = png_bytes() + b"\x00" * (10 * 1024 * 1024)
-    res = client.post("/api/household/rewards", headers=headers,
-                      data=reward_form(image=(io.BytesIO(big), "big.png")))
+    res = client.post(
+        "/api/household/rewards", headers=headers, data=reward_form(image=(io.BytesIO(big), "big.png"))
+    )
     assert res.status_code == 413 and res.json["field"] == "image"
     assert res.json["message"] == "The image is larger than 10 MB. Choose a smaller image."
     assert count(Reward) == 0
@@ -207,22 +258,29 @@ def test_image_over_10_mb_is_refused_with_413(client, headers):
 
 def test_request_over_the_hard_limit_is_413_json(client, headers):
     huge = b"\x89PNG\r\n\x1a\n" + b"\x00" * (11 * 1024 * 1024 + 10)
-    res = client.post("/api/household/rewards", headers=headers,
-                      data=reward_form(image=(io.BytesIO(huge), "huge.png")))
+    res = client.post(
+        "/api/household/rewards", headers=headers, data=reward_form(image=(io.BytesIO(huge), "huge.png"))
+    )
     assert res.status_code == 413 and res.is_json
     assert count(Reward) == 0
 
 
-@pytest.mark.parametrize(("fields", "field"), [
-    ({"reward": ""}, "reward"),
-    ({"points": "-5"}, "points"),
-    ({"points": "many"}, "points"),
-    ({"status": "Sold out"}, "status"),
-    ({"area": "x" * 101}, "area"),
-])
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"reward": ""}, "reward"),
+        ({"points": "-5"}, "points"),
+        ({"points": "many"}, "points"),
+        ({"status": "Sold out"}, "status"),
+        ({"area": "x" * 101}, "area"),
+    ],
+)
 def test_bad_reward_fields_are_refused(client, headers, fields, field):
-    res = client.post("/api/household/rewards", headers=headers,
-                      data=reward_form(image=(io.BytesIO(png_bytes()), "ok.png"), **fields))
+    res = client.post(
+        "/api/household/rewards",
+        headers=headers,
+        data=reward_form(image=(io.BytesIO(png_bytes()), "ok.png"), **fields),
+    )
     assert res.status_code == 400 and res.json["field"] == field
     assert count(Reward) == 0
 
@@ -230,7 +288,10 @@ def test_bad_reward_fields_are_refused(client, headers, fields, field):
 def test_reward_filter_and_search(client, headers):
     make_reward("Rice", status="Available", area="Purok 1")
     make_reward("Voucher", status="Not Available")
-    names = lambda q: [r["name"] for r in client.get(f"/api/household/rewards?{q}", headers=headers).json["data"]]  # noqa: E731
+
+    def names(q):
+        return [r["name"] for r in client.get(f"/api/household/rewards?{q}", headers=headers).json["data"]]
+
     assert names("status=Not Available") == ["Voucher"]
     assert names("q=purok") == ["Rice"]
 
@@ -239,12 +300,16 @@ def test_claim_spends_points_and_is_listed(client, headers):
     member = make_member("Rosa", points=600)
     reward = make_reward("Rice", points=500)
     assert client.get("/api/household/claims", headers=headers).json["data"] == []
-    res = client.post(f"/api/household/rewards/{reward.id}/claims", json={"memberId": member.id}, headers=headers)
+    res = client.post(
+        f"/api/household/rewards/{reward.id}/claims", json={"memberId": member.id}, headers=headers
+    )
     assert res.status_code == 201, res.json
     assert db.session.get(HouseholdMember, member.id).points == 100
     claims = client.get("/api/household/claims", headers=headers).json["data"]
     assert [(c["name"], c["reward"], c["points"]) for c in claims] == [("Rosa", "Rice", 500)]
-    again = client.post(f"/api/household/rewards/{reward.id}/claims", json={"memberId": member.id}, headers=headers)
+    again = client.post(
+        f"/api/household/rewards/{reward.id}/claims", json={"memberId": member.id}, headers=headers
+    )
     assert again.status_code == 409 and "has 100 points" in again.json["message"]
     assert count(RewardClaim) == 1
 
@@ -252,15 +317,27 @@ def test_claim_spends_points_and_is_listed(client, headers):
 def test_claim_refusals(client, headers):
     member = make_member(points=1000)
     gone = make_reward(status="Not Available")
-    assert client.post(f"/api/household/rewards/{gone.id}/claims", json={"memberId": member.id},
-                       headers=headers).status_code == 409
+    assert (
+        client.post(
+            f"/api/household/rewards/{gone.id}/claims", json={"memberId": member.id}, headers=headers
+        ).status_code
+        == 409
+    )
     reward = make_reward()
-    assert client.post(f"/api/household/rewards/{reward.id}/claims", json={"memberId": 9999},
-                       headers=headers).status_code == 404
+    assert (
+        client.post(
+            f"/api/household/rewards/{reward.id}/claims", json={"memberId": 9999}, headers=headers
+        ).status_code
+        == 404
+    )
     bad = client.post(f"/api/household/rewards/{reward.id}/claims", json={"memberId": "x"}, headers=headers)
     assert bad.status_code == 400 and bad.json["field"] == "memberId"
-    assert client.post("/api/household/rewards/9999/claims", json={"memberId": member.id},
-                       headers=headers).status_code == 404
+    assert (
+        client.post(
+            "/api/household/rewards/9999/claims", json={"memberId": member.id}, headers=headers
+        ).status_code
+        == 404
+    )
     assert count(RewardClaim) == 0
 
 
@@ -273,15 +350,18 @@ def test_point_rule_defaults_and_persists(client, headers):
     assert count(PointRule) == 1
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"wasteKg": "0", "points": 30}, "wasteKg"),
-    ({"wasteKg": "-1", "points": 30}, "wasteKg"),
-    ({"wasteKg": "one", "points": 30}, "wasteKg"),
-    ({"wasteKg": 1, "points": 0}, "points"),
-    ({"wasteKg": 1, "points": "-30"}, "points"),
-    ({"wasteKg": 1, "points": 2.5}, "points"),
-    ({"wasteKg": 1}, "points"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"wasteKg": "0", "points": 30}, "wasteKg"),
+        ({"wasteKg": "-1", "points": 30}, "wasteKg"),
+        ({"wasteKg": "one", "points": 30}, "wasteKg"),
+        ({"wasteKg": 1, "points": 0}, "points"),
+        ({"wasteKg": 1, "points": "-30"}, "points"),
+        ({"wasteKg": 1, "points": 2.5}, "points"),
+        ({"wasteKg": 1}, "points"),
+    ],
+)
 def test_bad_point_rule_is_refused_and_the_old_rule_stays(client, headers, body, field):
     client.put("/api/household/point-rule", json={"wasteKg": 2, "points": 50}, headers=headers)
     res = client.put("/api/household/point-rule", json=body, headers=headers)

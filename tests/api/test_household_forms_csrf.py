@@ -22,13 +22,19 @@ def form_token(client, url: str) -> str:
 def test_household_forms_refuse_a_post_without_the_token(client):
     user = make_account()
     token = form_token(client, "/login")
-    assert client.post("/login", data={"username": user.username, "password": DEFAULT_PASSWORD,
-                                       "csrf_token": token}).status_code == 302
+    assert (
+        client.post(
+            "/login", data={"username": user.username, "password": DEFAULT_PASSWORD, "csrf_token": token}
+        ).status_code
+        == 302
+    )
     rosa = make_member("Rosa", points=600)
     rice = make_reward("Rice", points=500)
-    posts = (("/household/members", {"name": "Nilo", "barangay": "Barangay Parang"}),
-             (f"/household/members/{rosa.id}/waste", {"wasteKg": "2"}),
-             (f"/household/rewards/{rice.id}/claims", {"memberId": str(rosa.id)}))
+    posts = (
+        ("/household/members", {"name": "Nilo", "barangay": "Barangay Parang"}),
+        (f"/household/members/{rosa.id}/waste", {"wasteKg": "2"}),
+        (f"/household/rewards/{rice.id}/claims", {"memberId": str(rosa.id)}),
+    )
     for url, data in posts:
         res = client.post(url, data=data)
         assert res.status_code == 400 and "security token" in res.get_data(as_text=True)
@@ -37,9 +43,15 @@ def test_household_forms_refuse_a_post_without_the_token(client):
     assert db.session.get(HouseholdMember, rosa.id).points == 600
     assert db.session.scalar(select(func.count(RewardClaim.id))) == 0
     # The same posts with the token from the dialogs' pages are saved.
-    for (url, data), page in zip(posts, ("/household?tab=leaderboard&modal=add-household",
-                                         f"/household?tab=leaderboard&record={rosa.id}",
-                                         f"/household?tab=rewards&claim={rice.id}"), strict=True):
+    for (url, data), page in zip(
+        posts,
+        (
+            "/household?tab=leaderboard&modal=add-household",
+            f"/household?tab=leaderboard&record={rosa.id}",
+            f"/household?tab=rewards&claim={rice.id}",
+        ),
+        strict=True,
+    ):
         res = client.post(url, data={**data, "csrf_token": form_token(client, page)})
         assert res.status_code == 302, res.get_data(as_text=True)[:300]
     db.session.expire_all()

@@ -45,13 +45,21 @@ def points_of(member_id: int) -> int:
 
 # Add Household ----------------------------------------------------------------------------------
 
+
 def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signed_in):
     html = page(client, "/household?tab=leaderboard")
     assert 'href="/household?tab=leaderboard&amp;modal=add-household"' in html
     assert '<dialog id="add-household" class="modal" aria-labelledby="add-household-title">' in html  # closed
     box = dialog(page(client, "/household?tab=leaderboard&modal=add-household"), "add-household")
-    assert re.findall(r"<option>(Barangay [^<]+)</option>", box) == sorted([
-        "Barangay Fortune", "Barangay Malanday", "Barangay Parang", "Barangay Concepcion Uno", "Barangay Nangka"])
+    assert re.findall(r"<option>(Barangay [^<]+)</option>", box) == sorted(
+        [
+            "Barangay Fortune",
+            "Barangay Malanday",
+            "Barangay Parang",
+            "Barangay Concepcion Uno",
+            "Barangay Nangka",
+        ]
+    )
     assert 'name="points" type="text" value="0"' in box  # starting points default to 0
     assert "<option selected>Active</option>" in box
 
@@ -59,8 +67,15 @@ def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signe
 def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in):
     make_member("Rosa", points=1250)
     make_member("Teresa", points=520)
-    res = client.post("/household/members", data={
-        "name": "  Nilo   Santos ", "barangay": "Barangay Parang", "points": "800", "status": "Inactive"})
+    res = client.post(
+        "/household/members",
+        data={
+            "name": "  Nilo   Santos ",
+            "barangay": "Barangay Parang",
+            "points": "800",
+            "status": "Inactive",
+        },
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("/household?tab=leaderboard")
     html = page(client, "/household?tab=leaderboard")
     assert "Nilo Santos added to the leaderboard." in html
@@ -70,22 +85,50 @@ def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in)
         ["3", "Teresa", "Barangay Fortune", "520", "Active"],
     ]
     # Points left empty start at 0, status empty means Active.
-    assert client.post("/household/members", data={"name": "Zed", "barangay": "barangay nangka",
-                                                   "points": "", "status": ""}).status_code == 302
+    assert (
+        client.post(
+            "/household/members",
+            data={"name": "Zed", "barangay": "barangay nangka", "points": "", "status": ""},
+        ).status_code
+        == 302
+    )
     zed = db.session.scalar(select(HouseholdMember).where(HouseholdMember.name == "Zed"))
     assert (zed.points, zed.is_active, zed.barangay) == (0, True, "Barangay Nangka")
 
 
-@pytest.mark.parametrize("data, field, message", [
-    ({"name": "", "barangay": "Barangay Parang", "points": "0"}, "member-name", "Name is required."),
-    ({"name": "x" * 101, "barangay": "Barangay Parang"}, "member-name", "Name must be at most 100 characters."),
-    ({"name": "Nilo", "barangay": ""}, "member-barangay", "Barangay is required."),
-    ({"name": "Nilo", "barangay": "Atlantis"}, "member-barangay", "Choose a barangay from the list."),
-    ({"name": "Nilo", "barangay": "Barangay Parang", "points": "-5"}, "member-points", "Starting points cannot be negative."),
-    ({"name": "Nilo", "barangay": "Barangay Parang", "points": "2.5"}, "member-points", "Starting points must be a whole number."),
-    ({"name": "Nilo", "barangay": "Barangay Parang", "points": "ten"}, "member-points", "Starting points must be a whole number."),
-    ({"name": "Nilo", "barangay": "Barangay Parang", "points": "99999999999"}, "member-points", "Starting points must be at most 10,000,000."),
-])
+@pytest.mark.parametrize(
+    "data, field, message",
+    [
+        ({"name": "", "barangay": "Barangay Parang", "points": "0"}, "member-name", "Name is required."),
+        (
+            {"name": "x" * 101, "barangay": "Barangay Parang"},
+            "member-name",
+            "Name must be at most 100 characters.",
+        ),
+        ({"name": "Nilo", "barangay": ""}, "member-barangay", "Barangay is required."),
+        ({"name": "Nilo", "barangay": "Atlantis"}, "member-barangay", "Choose a barangay from the list."),
+        (
+            {"name": "Nilo", "barangay": "Barangay Parang", "points": "-5"},
+            "member-points",
+            "Starting points cannot be negative.",
+        ),
+        (
+            {"name": "Nilo", "barangay": "Barangay Parang", "points": "2.5"},
+            "member-points",
+            "Starting points must be a whole number.",
+        ),
+        (
+            {"name": "Nilo", "barangay": "Barangay Parang", "points": "ten"},
+            "member-points",
+            "Starting points must be a whole number.",
+        ),
+        (
+            {"name": "Nilo", "barangay": "Barangay Parang", "points": "99999999999"},
+            "member-points",
+            "Starting points must be at most 10,000,000.",
+        ),
+    ],
+)
 def test_add_household_refusals_reopen_the_dialog_and_save_nothing(client, signed_in, data, field, message):
     res = client.post("/household/members", data=data)
     assert res.status_code == 400
@@ -100,13 +143,16 @@ def test_add_household_refusals_reopen_the_dialog_and_save_nothing(client, signe
 
 
 def test_add_household_bad_status_is_a_field_error(client, signed_in):
-    res = client.post("/household/members", data={"name": "Nilo", "barangay": "Barangay Parang", "status": "Gone"})
+    res = client.post(
+        "/household/members", data={"name": "Nilo", "barangay": "Barangay Parang", "status": "Gone"}
+    )
     assert res.status_code == 400
     assert "Status must be one of: Active, Inactive." in dialog(res.get_data(as_text=True), "add-household")
     assert count(HouseholdMember) == 0
 
 
 # Record waste -----------------------------------------------------------------------------------
+
 
 def test_record_waste_converts_with_the_saved_point_rule(client, signed_in):
     rosa = make_member("Rosa", points=100)
@@ -120,22 +166,27 @@ def test_record_waste_converts_with_the_saved_point_rule(client, signed_in):
     html = page(client, "/household?tab=leaderboard")
     assert "Rosa: 4 kg of food waste recorded, 120 points earned (220 in all)." in html
     assert [r[1:4] for r in rows(html, "leaderboard-table")] == [  # Rosa now leads
-        ["Rosa", "Barangay Fortune", "220"], ["Carlos", "Barangay Fortune", "200"]]
+        ["Rosa", "Barangay Fortune", "220"],
+        ["Carlos", "Barangay Fortune", "200"],
+    ]
     # The Point System tab changes the conversion: 2 kg = 75 points; 1.3 kg -> 48.75 -> 48.
     assert client.post("/household/point-rule", data={"wasteKg": "2", "points": "75"}).status_code == 302
     assert client.post(f"/household/members/{carlos.id}/waste", data={"wasteKg": "1.3"}).status_code == 302
     assert points_of(carlos.id) == 248 and points_of(rosa.id) == 220
 
 
-@pytest.mark.parametrize("kg, message", [
-    ("", "Food waste is required."),
-    ("abc", "Food waste must be a number of kilograms."),
-    ("-2", "Food waste must be more than 0 kg."),
-    ("0", "Food waste must be more than 0 kg."),
-    ("NaN", "Food waste must be a number of kilograms."),
-    ("100001", "Food waste must be at most 100,000 kg."),
-    ("0.02", "0.02 kg earns no points: the Point System gives 30 points for 1 kg."),
-])
+@pytest.mark.parametrize(
+    "kg, message",
+    [
+        ("", "Food waste is required."),
+        ("abc", "Food waste must be a number of kilograms."),
+        ("-2", "Food waste must be more than 0 kg."),
+        ("0", "Food waste must be more than 0 kg."),
+        ("NaN", "Food waste must be a number of kilograms."),
+        ("100001", "Food waste must be at most 100,000 kg."),
+        ("0.02", "0.02 kg earns no points: the Point System gives 30 points for 1 kg."),
+    ],
+)
 def test_record_waste_refusals_keep_the_dialog_open_and_points_unchanged(client, signed_in, kg, message):
     rosa = make_member("Rosa", points=100)
     res = client.post(f"/household/members/{rosa.id}/waste", data={"wasteKg": kg})
@@ -150,18 +201,24 @@ def test_record_waste_cannot_pass_the_points_ceiling(client, signed_in):
     rosa = make_member("Rosa", points=9_999_990)
     res = client.post(f"/household/members/{rosa.id}/waste", data={"wasteKg": "1"})
     assert res.status_code == 400
-    assert field_error(res.get_data(as_text=True), "record-wasteKg-error") == "A member can hold at most 10,000,000 points."
+    assert (
+        field_error(res.get_data(as_text=True), "record-wasteKg-error")
+        == "A member can hold at most 10,000,000 points."
+    )
     assert points_of(rosa.id) == 9_999_990
 
 
 def test_record_waste_for_an_unknown_member(client, signed_in):
     assert client.post("/household/members/9999/waste", data={"wasteKg": "1"}).status_code == 404
-    assert client.post("/household/members/99999999999999999999/waste", data={"wasteKg": "1"}).status_code == 404
+    assert (
+        client.post("/household/members/99999999999999999999/waste", data={"wasteKg": "1"}).status_code == 404
+    )
     html = page(client, "/household?tab=leaderboard&record=9999")
     assert "That row no longer exists." in html and '<dialog id="record-waste"' not in html
 
 
 # Claim ------------------------------------------------------------------------------------------
+
 
 def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, signed_in):
     rosa = make_member("Rosa", points=600)
@@ -182,14 +239,17 @@ def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, si
     assert points_of(rosa.id) == 100
 
 
-@pytest.mark.parametrize("case, error_id, message", [
-    ("short", "claim-member-error", "Rosa has 100 points; this reward needs 500."),
-    ("inactive", "claim-member-error", "Only active members can claim rewards."),
-    ("unknown", "claim-member-error", "Household member not found."),
-    ("empty", "claim-member-error", "Member is required."),
-    ("text", "claim-member-error", "Member must be a whole number."),
-    ("unavailable", "claim-reward-error", "This reward is not available."),
-])
+@pytest.mark.parametrize(
+    "case, error_id, message",
+    [
+        ("short", "claim-member-error", "Rosa has 100 points; this reward needs 500."),
+        ("inactive", "claim-member-error", "Only active members can claim rewards."),
+        ("unknown", "claim-member-error", "Household member not found."),
+        ("empty", "claim-member-error", "Member is required."),
+        ("text", "claim-member-error", "Member must be a whole number."),
+        ("unavailable", "claim-reward-error", "This reward is not available."),
+    ],
+)
 def test_claim_refusals_are_field_errors_and_save_nothing(client, signed_in, case, error_id, message):
     rosa = make_member("Rosa", points=100 if case == "short" else 1000, active=case != "inactive")
     reward = make_reward("Rice", points=500, status="Not Available" if case == "unavailable" else "Available")
@@ -214,9 +274,11 @@ def test_new_forms_need_the_household_module(client, login):
     login(make_account(role=RoleId.OPERATOR))
     rosa = make_member("Rosa", points=1000)
     reward = make_reward("Rice", points=10)
-    for url, data in (("/household/members", {"name": "X", "barangay": "Barangay Parang"}),
-                      (f"/household/members/{rosa.id}/waste", {"wasteKg": "1"}),
-                      (f"/household/rewards/{reward.id}/claims", {"memberId": str(rosa.id)})):
+    for url, data in (
+        ("/household/members", {"name": "X", "barangay": "Barangay Parang"}),
+        (f"/household/members/{rosa.id}/waste", {"wasteKg": "1"}),
+        (f"/household/rewards/{reward.id}/claims", {"memberId": str(rosa.id)}),
+    ):
         assert client.post(url, data=data).status_code == 403
     assert count(HouseholdMember) == 1 and count(RewardClaim) == 0 and points_of(rosa.id) == 1000
     assert count(PointRule) == 0

@@ -32,11 +32,21 @@ def test_tabs_with_schedule_first_and_the_spec_columns(client, signed_in):
     tabs = re.findall(r'<a href="/household\?tab=\w+"( aria-current="page")?>([^<]+)</a>', html)
     assert [t[1] for t in tabs] == ["Schedule", "Leaderboard", "Rewards", "Claimed Rewards", "Point System"]
     assert tabs[0][0]  # Schedule is the current tab
-    for header in ("Maintenance Person", "Area", "Status", "Collector Contact", "Date of Collection", "Total Waste"):
+    for header in (
+        "Maintenance Person",
+        "Area",
+        "Status",
+        "Collector Contact",
+        "Date of Collection",
+        "Total Waste",
+    ):
         assert f'<th scope="col">{header}</th>' in html
     assert 'badge--green">Collected' in html and 'badge--yellow">Pending' in html
     leaderboard = page(client, "/household?tab=leaderboard")
-    assert [r[:2] for r in rows(leaderboard, "leaderboard-table")][:2] == [["1", "Rosa Mendoza"], ["2", "Carlos Bautista"]]
+    assert [r[:2] for r in rows(leaderboard, "leaderboard-table")][:2] == [
+        ["1", "Rosa Mendoza"],
+        ["2", "Carlos Bautista"],
+    ]
     assert 'badge--grey">Inactive' in leaderboard and 'badge--green">Active' in leaderboard
     rewards = page(client, "/household?tab=rewards")
     assert rows(rewards, "rewards-table")[0] == ["1", "Rice (5 kg)", "All areas", "500", "Available", "Claim"]
@@ -49,24 +59,47 @@ def test_tabs_with_schedule_first_and_the_spec_columns(client, signed_in):
 
 
 def test_add_schedule_form_saves_and_shows_the_row(client, signed_in):
-    res = client.post("/household/schedules", data={
-        "maintenancePerson": "Juan Dela Cruz", "collectorContact": "juan@example.ph",
-        "areas": "Purok 1, Package 2", "dateOfCollection": "2026-12-01"})
+    res = client.post(
+        "/household/schedules",
+        data={
+            "maintenancePerson": "Juan Dela Cruz",
+            "collectorContact": "juan@example.ph",
+            "areas": "Purok 1, Package 2",
+            "dateOfCollection": "2026-12-01",
+        },
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("/household?tab=schedule")
     html = page(client, "/household?tab=schedule")
     assert "Collection schedule saved." in html
     assert rows(html, "schedule-table")[0][:6] == [
-        "Juan Dela Cruz", "Purok 1, Package 2", "Pending", "juan@example.ph", "Dec 1, 2026", "—"]
+        "Juan Dela Cruz",
+        "Purok 1, Package 2",
+        "Pending",
+        "juan@example.ph",
+        "Dec 1, 2026",
+        "—",
+    ]
 
 
 def test_bad_schedule_form_shows_every_field_error_and_saves_nothing(client, signed_in):
-    res = client.post("/household/schedules", data={
-        "maintenancePerson": "", "collectorContact": "nobody", "areas": " , ", "dateOfCollection": "31/12/2026"})
+    res = client.post(
+        "/household/schedules",
+        data={
+            "maintenancePerson": "",
+            "collectorContact": "nobody",
+            "areas": " , ",
+            "dateOfCollection": "31/12/2026",
+        },
+    )
     assert res.status_code == 400
     html = res.get_data(as_text=True)
     assert '<dialog id="add-schedule" class="modal" aria-labelledby="add-schedule-title" open>' in html
-    for message in ("Maintenance is required.", "Contact of Maintenance must be a phone number or an e-mail address.",
-                    "Area is required.", "Date of Collection must be a valid date (YYYY-MM-DD)."):
+    for message in (
+        "Maintenance is required.",
+        "Contact of Maintenance must be a phone number or an e-mail address.",
+        "Area is required.",
+        "Date of Collection must be a valid date (YYYY-MM-DD).",
+    ):
         assert message in html
     assert 'value="nobody"' in html  # what was typed stays
     assert count(CollectionSchedule) == 0
@@ -79,19 +112,41 @@ def test_edit_schedule_opens_from_a_row_and_saves_chips(client, signed_in):
     dialog = page(client, f"/household?tab=schedule&edit={schedule.id}")
     assert '<dialog id="edit-schedule"' in dialog and 'data-island="household-chips"' in dialog
     assert f'action="/household/schedules/{schedule.id}"' in dialog
-    res = client.post(f"/household/schedules/{schedule.id}", data={
-        "maintenancePerson": "Ana", "collectorContact": "0917 000 0000", "area": ["Purok 1", "Package 7"],
-        "dateOfCollection": "2026-01-15", "status": "Collected", "totalWaste": "3.5"})
+    res = client.post(
+        f"/household/schedules/{schedule.id}",
+        data={
+            "maintenancePerson": "Ana",
+            "collectorContact": "0917 000 0000",
+            "area": ["Purok 1", "Package 7"],
+            "dateOfCollection": "2026-01-15",
+            "status": "Collected",
+            "totalWaste": "3.5",
+        },
+    )
     assert res.status_code == 302
     assert rows(page(client, "/household"), "schedule-table")[0][:6] == [
-        "Ana", "Purok 1, Package 7", "Collected", "0917 000 0000", "Jan 15, 2026", "3.5 kg"]
+        "Ana",
+        "Purok 1, Package 7",
+        "Collected",
+        "0917 000 0000",
+        "Jan 15, 2026",
+        "3.5 kg",
+    ]
 
 
 def test_edit_schedule_with_bad_weight_keeps_the_old_values(client, signed_in):
     schedule = make_schedule(areas=("Purok 1",), person="Ana")
-    res = client.post(f"/household/schedules/{schedule.id}", data={
-        "maintenancePerson": "Bea", "collectorContact": "0917 000 0000", "areas": "Purok 1",
-        "dateOfCollection": "2026-01-15", "status": "Collected", "totalWaste": "-4"})
+    res = client.post(
+        f"/household/schedules/{schedule.id}",
+        data={
+            "maintenancePerson": "Bea",
+            "collectorContact": "0917 000 0000",
+            "areas": "Purok 1",
+            "dateOfCollection": "2026-01-15",
+            "status": "Collected",
+            "totalWaste": "-4",
+        },
+    )
     assert res.status_code == 400
     html = res.get_data(as_text=True)
     assert "Total waste cannot be negative." in html and '<dialog id="edit-schedule"' in html
@@ -113,7 +168,11 @@ def test_search_and_filter_the_schedule_table(client, signed_in):
     assert names("/household?tab=schedule&status=Pending&q=purok") == ["Cora Lim"]
     html = page(client, "/household?tab=schedule&q=nobody")
     assert "No collection schedules found." in html and "Showing 0 results" in html
-    assert names("/household?tab=schedule&status=Bogus&page=x&per_page=7") == ["Cora Lim", "Ben Reyes", "Ana Cruz"]
+    assert names("/household?tab=schedule&status=Bogus&page=x&per_page=7") == [
+        "Cora Lim",
+        "Ben Reyes",
+        "Ana Cruz",
+    ]
 
 
 def test_leaderboard_and_rewards_search_and_filter(client, signed_in):
@@ -123,8 +182,12 @@ def test_leaderboard_and_rewards_search_and_filter(client, signed_in):
     make_reward("Bag")
     lb = rows(page(client, "/household?tab=leaderboard&status=Inactive"), "leaderboard-table")
     assert lb == [["2", "Rosa", "Barangay Fortune", "50", "Inactive", "Record waste"]]
-    assert [r[1] for r in rows(page(client, "/household?tab=leaderboard&q=ric"), "leaderboard-table")] == ["Rico"]
-    assert [r[1] for r in rows(page(client, "/household?tab=rewards&status=Available"), "rewards-table")] == ["Bag"]
+    assert [r[1] for r in rows(page(client, "/household?tab=leaderboard&q=ric"), "leaderboard-table")] == [
+        "Rico"
+    ]
+    assert [r[1] for r in rows(page(client, "/household?tab=rewards&status=Available"), "rewards-table")] == [
+        "Bag"
+    ]
 
 
 def test_schedule_table_pages_by_ten(client, signed_in):
@@ -137,9 +200,17 @@ def test_schedule_table_pages_by_ten(client, signed_in):
 
 
 def test_add_reward_form_with_image(client, signed_in, app):
-    res = client.post("/household/rewards", content_type="multipart/form-data", data={
-        "reward": "Rice (5 kg)", "status": "Available", "points": "500", "area": "",
-        "image": (io.BytesIO(png_bytes()), "rice.png")})
+    res = client.post(
+        "/household/rewards",
+        content_type="multipart/form-data",
+        data={
+            "reward": "Rice (5 kg)",
+            "status": "Available",
+            "points": "500",
+            "area": "",
+            "image": (io.BytesIO(png_bytes()), "rice.png"),
+        },
+    )
     assert res.status_code == 302
     reward = db.session.scalar(select(Reward))
     html = page(client, "/household?tab=rewards")
@@ -148,18 +219,25 @@ def test_add_reward_form_with_image(client, signed_in, app):
 
 
 def test_add_reward_form_refuses_non_images_and_big_files_with_a_field_error(client, signed_in, app):
-    res = client.post("/household/rewards", content_type="multipart/form-data", data={
-        "reward": "Rice", "points": "5", "image": (io.BytesIO(b"MZ\x90\x00 an exe"), "rice.png")})
+    res = client.post(
+        "/household/rewards",
+        content_type="multipart/form-data",
+        data={"reward": "Rice", "points": "5", "image": (io.BytesIO(b"MZ\x90\x00 an exe"), "rice.png")},
+    )
     assert res.status_code == 415
     html = res.get_data(as_text=True)
     assert "Upload an image (PNG, JPEG, GIF or WebP)." in html and '<dialog id="add-reward"' in html
     big = png_bytes() + b"\x00" * (10 * 1024 * 1024)
-    res = client.post("/household/rewards", content_type="multipart/form-data", data={
-        "reward": "Rice", "points": "5", "image": (io.BytesIO(big), "rice.png")})
+    res = client.post(
+        "/household/rewards",
+        content_type="multipart/form-data",
+        data={"reward": "Rice", "points": "5", "image": (io.BytesIO(big), "rice.png")},
+    )
     assert res.status_code == 413
     assert "The image is larger than 10 MB. Choose a smaller image." in res.get_data(as_text=True)
-    res = client.post("/household/rewards", content_type="multipart/form-data",
-                      data={"reward": "", "points": "-1"})
+    res = client.post(
+        "/household/rewards", content_type="multipart/form-data", data={"reward": "", "points": "-1"}
+    )
     assert res.status_code == 400
     assert "Reward is required." in res.get_data(as_text=True)
     assert count(Reward) == 0
@@ -168,11 +246,21 @@ def test_add_reward_form_refuses_non_images_and_big_files_with_a_field_error(cli
 
 
 def test_reward_without_an_image_is_saved(client, signed_in):
-    res = client.post("/household/rewards", content_type="multipart/form-data", data={
-        "reward": "Bag", "status": "Not Available", "points": "150", "area": "Purok 2",
-        "image": (io.BytesIO(b""), "")})
+    res = client.post(
+        "/household/rewards",
+        content_type="multipart/form-data",
+        data={
+            "reward": "Bag",
+            "status": "Not Available",
+            "points": "150",
+            "area": "Purok 2",
+            "image": (io.BytesIO(b""), ""),
+        },
+    )
     assert res.status_code == 302
-    assert rows(page(client, "/household?tab=rewards"), "rewards-table") == [["1", "Bag", "Purok 2", "150", "Not Available", ""]]  # no Claim: not available
+    assert rows(page(client, "/household?tab=rewards"), "rewards-table") == [
+        ["1", "Bag", "Purok 2", "150", "Not Available", ""]
+    ]  # no Claim: not available
 
 
 def test_point_rule_edit_and_save_persist(client, signed_in):

@@ -28,11 +28,19 @@ def machine_count() -> int:
 
 # Access ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("method", "path"), [
-    ("get", "/api/machines"), ("post", "/api/machines"), ("put", "/api/machines/1"),
-    ("get", "/api/machines/areas"), ("get", "/api/machines/statuses"),
-    ("get", "/api/machines/1/chemical-additives"), ("post", "/api/machines/1/waste-containers"),
-])
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/machines"),
+        ("post", "/api/machines"),
+        ("put", "/api/machines/1"),
+        ("get", "/api/machines/areas"),
+        ("get", "/api/machines/statuses"),
+        ("get", "/api/machines/1/chemical-additives"),
+        ("post", "/api/machines/1/waste-containers"),
+    ],
+)
 def test_machine_calls_need_sign_in_and_module_2(client, api_headers, method, path):
     assert getattr(client, method)(path, json={}).status_code == 401
     household = make_account(role=RoleId.HOUSEHOLD)  # modules 1, 4, 5
@@ -48,13 +56,20 @@ def test_the_session_cookie_works_too(client, login, staff):
 
 # Listing and searching -------------------------------------------------------------------------
 
+
 def test_plain_list_has_the_spec_fields(client, headers):
     machine = make_machine("SIBOL Machine 1", area="Purok 2", status_id=status_id("Active"))
     make_machine("No status one", area="Purok 3")
     res = client.get("/api/machines", headers=headers)
     assert res.status_code == 200
-    assert res.json[0] == {"machine_id": machine.id, "Name": "SIBOL Machine 1", "Area_id": area_id("Purok 2"),
-                           "Area_Name": "Purok 2", "status_id": status_id("Active"), "status_name": "Active"}
+    assert res.json[0] == {
+        "machine_id": machine.id,
+        "Name": "SIBOL Machine 1",
+        "Area_id": area_id("Purok 2"),
+        "Area_Name": "Purok 2",
+        "status_id": status_id("Active"),
+        "status_name": "Active",
+    }
     assert res.json[1]["status_id"] is None and res.json[1]["status_name"] is None
 
 
@@ -92,7 +107,9 @@ def test_search_is_case_insensitive_on_name_words_and_area_names(client, headers
 
 def test_search_follows_renames(client, headers):
     machine = make_machine("Old Name")
-    client.put(f"/api/machines/{machine.id}", json={"name": "Fresh Title", "areaId": area_id()}, headers=headers)
+    client.put(
+        f"/api/machines/{machine.id}", json={"name": "Fresh Title", "areaId": area_id()}, headers=headers
+    )
     assert client.get("/api/machines?q=old", headers=headers).json["total"] == 0
     assert client.get("/api/machines?q=title", headers=headers).json["total"] == 1
 
@@ -106,7 +123,13 @@ def test_type_ahead_can_skip_the_total(client, headers):
     make_machine("Big Mixer Alpha")
     res = client.get("/api/machines?q=mixer&per_page=5&count=0", headers=headers)
     # Type-ahead order: alphabetical by the matching words ("mixer 0" < ... < "mixer zed").
-    assert [m["Name"] for m in res.json["data"]] == ["Mixer 0", "Mixer 1", "Mixer 2", "Big Mixer Alpha", "Mixer Zed"]
+    assert [m["Name"] for m in res.json["data"]] == [
+        "Mixer 0",
+        "Mixer 1",
+        "Mixer 2",
+        "Big Mixer Alpha",
+        "Mixer Zed",
+    ]
 
 
 @pytest.mark.parametrize("query", ["page=0", "page=x", "per_page=0", "per_page=101", "per_page=abc"])
@@ -131,6 +154,7 @@ def test_show_machine(client, headers):
 
 # Creating --------------------------------------------------------------------------------------
 
+
 def test_create_generates_the_name_and_has_no_status(client, headers):
     res = client.post("/api/machines", json={"areaId": area_id("Purok 3")}, headers=headers)
     assert res.status_code == 201 and res.json["message"] == "Machine created successfully!"
@@ -142,26 +166,32 @@ def test_create_generates_the_name_and_has_no_status(client, headers):
 
 
 def test_create_with_status_and_name(client, headers):
-    res = client.post("/api/machines", json={"areaId": str(area_id()), "status": status_id("Offline"),
-                                             "name": "  Named   one "}, headers=headers)
+    res = client.post(
+        "/api/machines",
+        json={"areaId": str(area_id()), "status": status_id("Offline"), "name": "  Named   one "},
+        headers=headers,
+    )
     assert res.status_code == 201
     assert res.json["data"]["Name"] == "Named one" and res.json["data"]["status_name"] == "Offline"
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({}, "areaId"),
-    ({"areaId": None}, "areaId"),
-    ({"areaId": 999}, "areaId"),
-    ({"areaId": "two"}, "areaId"),
-    ({"areaId": True}, "areaId"),
-    ({"areaId": 1.5}, "areaId"),
-    ({"areaId": [1]}, "areaId"),
-    ({"areaId": 10**30}, "areaId"),
-    ({"areaId": 1, "status": 999}, "status"),
-    ({"areaId": 1, "status": "x"}, "status"),
-    ({"areaId": 1, "name": "x" * 101}, "name"),
-    ({"areaId": 1, "name": 5}, "name"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "areaId"),
+        ({"areaId": None}, "areaId"),
+        ({"areaId": 999}, "areaId"),
+        ({"areaId": "two"}, "areaId"),
+        ({"areaId": True}, "areaId"),
+        ({"areaId": 1.5}, "areaId"),
+        ({"areaId": [1]}, "areaId"),
+        ({"areaId": 10**30}, "areaId"),
+        ({"areaId": 1, "status": 999}, "status"),
+        ({"areaId": 1, "status": "x"}, "status"),
+        ({"areaId": 1, "name": "x" * 101}, "name"),
+        ({"areaId": 1, "name": 5}, "name"),
+    ],
+)
 def test_create_refuses_bad_input_and_writes_nothing(client, headers, body, field):
     body = {k: area_id() if type(v) is int and v == 1 and k == "areaId" else v for k, v in body.items()}
     res = client.post("/api/machines", json=body, headers=headers)
@@ -169,12 +199,15 @@ def test_create_refuses_bad_input_and_writes_nothing(client, headers, body, fiel
     assert machine_count() == 0
 
 
-@pytest.mark.parametrize(("data", "content_type", "status"), [
-    ("{not json", "application/json", 400),
-    ("[1, 2]", "application/json", 400),
-    ("", "application/json", 400),
-    ("areaId=1", "application/x-www-form-urlencoded", 415),
-])
+@pytest.mark.parametrize(
+    ("data", "content_type", "status"),
+    [
+        ("{not json", "application/json", 400),
+        ("[1, 2]", "application/json", 400),
+        ("", "application/json", 400),
+        ("areaId=1", "application/x-www-form-urlencoded", 415),
+    ],
+)
 def test_create_refuses_malformed_bodies(client, headers, data, content_type, status):
     res = client.post("/api/machines", data=data, content_type=content_type, headers=headers)
     assert res.status_code == status and res.is_json
@@ -183,26 +216,42 @@ def test_create_refuses_malformed_bodies(client, headers, data, content_type, st
 
 # Updating --------------------------------------------------------------------------------------
 
+
 def test_update_name_area_and_status_then_clear_status(client, headers):
     machine = make_machine("Before", area="Purok 1")
-    res = client.put(f"/api/machines/{machine.id}", headers=headers,
-                     json={"name": "After", "areaId": area_id("Purok 4"), "status": status_id("Inactive")})
+    res = client.put(
+        f"/api/machines/{machine.id}",
+        headers=headers,
+        json={"name": "After", "areaId": area_id("Purok 4"), "status": status_id("Inactive")},
+    )
     assert res.status_code == 200 and res.json["message"] == "Machine updated successfully!"
-    assert res.json["data"] | {} == {"machine_id": machine.id, "Name": "After", "Area_id": area_id("Purok 4"),
-                                     "Area_Name": "Purok 4", "status_id": status_id("Inactive"),
-                                     "status_name": "Inactive"}
-    res = client.put(f"/api/machines/{machine.id}", headers=headers,
-                     json={"name": "After", "areaId": area_id("Purok 4"), "status": None})
+    assert res.json["data"] | {} == {
+        "machine_id": machine.id,
+        "Name": "After",
+        "Area_id": area_id("Purok 4"),
+        "Area_Name": "Purok 4",
+        "status_id": status_id("Inactive"),
+        "status_name": "Inactive",
+    }
+    res = client.put(
+        f"/api/machines/{machine.id}",
+        headers=headers,
+        json={"name": "After", "areaId": area_id("Purok 4"), "status": None},
+    )
     assert res.json["data"]["status_id"] is None
-    res = client.put(f"/api/machines/{machine.id}", headers=headers,
-                     json={"name": "After", "areaId": area_id("Purok 4"), "status": ""})
+    res = client.put(
+        f"/api/machines/{machine.id}",
+        headers=headers,
+        json={"name": "After", "areaId": area_id("Purok 4"), "status": ""},
+    )
     assert res.json["data"]["status_id"] is None
 
 
 def test_update_blank_name_keeps_the_old_one_and_absent_status_is_kept(client, headers):
     machine = make_machine("Keeper", status_id=status_id("Active"))
-    res = client.put(f"/api/machines/{machine.id}", json={"name": "   ", "areaId": area_id("Purok 2")},
-                     headers=headers)
+    res = client.put(
+        f"/api/machines/{machine.id}", json={"name": "   ", "areaId": area_id("Purok 2")}, headers=headers
+    )
     assert res.json["data"]["Name"] == "Keeper" and res.json["data"]["status_name"] == "Active"
     assert res.json["data"]["Area_Name"] == "Purok 2"
 
@@ -215,13 +264,16 @@ def test_update_unknown_or_malformed_id_is_404(client, headers, machine_id):
     assert client.get(f"/api/machines/{machine_id}", headers=headers).status_code == 404
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"name": "New"}, "areaId"),
-    ({"name": "New", "areaId": 999}, "areaId"),
-    ({"name": "New", "areaId": 1, "status": 999}, "status"),
-    ({"name": "N" * 101, "areaId": 1}, "name"),
-    ({"name": ["x"], "areaId": 1}, "name"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": "New"}, "areaId"),
+        ({"name": "New", "areaId": 999}, "areaId"),
+        ({"name": "New", "areaId": 1, "status": 999}, "status"),
+        ({"name": "N" * 101, "areaId": 1}, "name"),
+        ({"name": ["x"], "areaId": 1}, "name"),
+    ],
+)
 def test_update_refuses_bad_input_and_changes_nothing(client, headers, body, field):
     machine = make_machine("Untouched", area="Purok 5", status_id=status_id("Active"))
     body = {k: area_id() if type(v) is int and v == 1 and k == "areaId" else v for k, v in body.items()}
@@ -234,7 +286,9 @@ def test_update_refuses_bad_input_and_changes_nothing(client, headers, body, fie
 
 def test_update_malformed_json_is_400(client, headers):
     machine = make_machine("Same")
-    res = client.put(f"/api/machines/{machine.id}", data="{", content_type="application/json", headers=headers)
+    res = client.put(
+        f"/api/machines/{machine.id}", data="{", content_type="application/json", headers=headers
+    )
     assert res.status_code == 400 and res.json["field"] == "body"
 
 
@@ -246,13 +300,16 @@ def test_terms_are_written_with_the_machine(app):
 
 # Chemical additives and waste containers -------------------------------------------------------
 
+
 def test_rows_belong_to_their_machine(client, headers):
     one, two = make_machine("One"), make_machine("Two")
     make_additive(one, chemical_input="Lime")
     make_additive(two, chemical_input="Urea")
     make_container(two, container_no="WC-2")
-    assert [r["chemicalInput"] for r in client.get(f"/api/machines/{one.id}/chemical-additives",
-                                                   headers=headers).json] == ["Lime"]
+    assert [
+        r["chemicalInput"]
+        for r in client.get(f"/api/machines/{one.id}/chemical-additives", headers=headers).json
+    ] == ["Lime"]
     rows = client.get(f"/api/machines/{two.id}/waste-containers", headers=headers).json
     assert [(r["wasteContainerNo"], r["status"]) for r in rows] == [("WC-2", "Full")]
     assert client.get(f"/api/machines/{one.id}/waste-containers", headers=headers).json == []
@@ -260,32 +317,61 @@ def test_rows_belong_to_their_machine(client, headers):
 
 def test_add_chemical_additive_and_waste_container(client, headers):
     machine = make_machine("Host")
-    res = client.post(f"/api/machines/{machine.id}/chemical-additives", headers=headers,
-                      json={"area": "Package 3", "startDate": "2026-02-01", "chemicalInput": "Urea",
-                            "value": "3", "units": "kg", "personInCharge": "Ana"})
+    res = client.post(
+        f"/api/machines/{machine.id}/chemical-additives",
+        headers=headers,
+        json={
+            "area": "Package 3",
+            "startDate": "2026-02-01",
+            "chemicalInput": "Urea",
+            "value": "3",
+            "units": "kg",
+            "personInCharge": "Ana",
+        },
+    )
     assert res.status_code == 201
     assert res.json["data"] | {"time": "x"} == {
-        "id": res.json["data"]["id"], "machineId": machine.id, "chemicalInput": "Urea", "stage": "Package 3",
-        "value": "3", "units": "kg", "area": "Package 3", "date": "2026-02-01", "time": "x",
-        "personInCharge": "Ana"}
-    res = client.post(f"/api/machines/{machine.id}/waste-containers", headers=headers,
-                      json={"area": "Package 4", "startDate": "2026-02-02"})
+        "id": res.json["data"]["id"],
+        "machineId": machine.id,
+        "chemicalInput": "Urea",
+        "stage": "Package 3",
+        "value": "3",
+        "units": "kg",
+        "area": "Package 3",
+        "date": "2026-02-01",
+        "time": "x",
+        "personInCharge": "Ana",
+    }
+    res = client.post(
+        f"/api/machines/{machine.id}/waste-containers",
+        headers=headers,
+        json={"area": "Package 4", "startDate": "2026-02-02"},
+    )
     assert res.status_code == 201
-    assert res.json["data"]["status"] == "Not Full" and res.json["data"]["wasteContainerNo"] == f"WC-{machine.id:03d}-01"
+    assert (
+        res.json["data"]["status"] == "Not Full"
+        and res.json["data"]["wasteContainerNo"] == f"WC-{machine.id:03d}-01"
+    )
 
 
-@pytest.mark.parametrize(("kind", "body", "field"), [
-    ("chemical-additives", {"startDate": "2026-01-01"}, "area"),
-    ("chemical-additives", {"area": "Purok 1", "startDate": "2026-01-01"}, "area"),
-    ("chemical-additives", {"area": "Package 1"}, "startDate"),
-    ("chemical-additives", {"area": "Package 1", "startDate": "2026-13-01"}, "startDate"),
-    ("chemical-additives", {"area": "Package 1", "startDate": "2026-01-01", "chemicalInput": "c" * 101},
-     "chemicalInput"),
-    ("chemical-additives", {"area": "Package 1", "startDate": "2026-01-01", "value": 5}, "value"),
-    ("waste-containers", {"area": "Package 1", "startDate": "yesterday"}, "startDate"),
-    ("waste-containers", {"area": "Package 9", "startDate": "2026-01-01"}, "area"),
-    ("waste-containers", {"area": "Package 1", "startDate": "2026-01-01", "status": "Half"}, "status"),
-])
+@pytest.mark.parametrize(
+    ("kind", "body", "field"),
+    [
+        ("chemical-additives", {"startDate": "2026-01-01"}, "area"),
+        ("chemical-additives", {"area": "Purok 1", "startDate": "2026-01-01"}, "area"),
+        ("chemical-additives", {"area": "Package 1"}, "startDate"),
+        ("chemical-additives", {"area": "Package 1", "startDate": "2026-13-01"}, "startDate"),
+        (
+            "chemical-additives",
+            {"area": "Package 1", "startDate": "2026-01-01", "chemicalInput": "c" * 101},
+            "chemicalInput",
+        ),
+        ("chemical-additives", {"area": "Package 1", "startDate": "2026-01-01", "value": 5}, "value"),
+        ("waste-containers", {"area": "Package 1", "startDate": "yesterday"}, "startDate"),
+        ("waste-containers", {"area": "Package 9", "startDate": "2026-01-01"}, "area"),
+        ("waste-containers", {"area": "Package 1", "startDate": "2026-01-01", "status": "Half"}, "status"),
+    ],
+)
 def test_row_forms_refuse_bad_input(client, headers, kind, body, field):
     machine = make_machine("Host")
     res = client.post(f"/api/machines/{machine.id}/{kind}", json=body, headers=headers)
@@ -296,6 +382,9 @@ def test_row_forms_refuse_bad_input(client, headers, kind, body, field):
 
 def test_rows_of_an_unknown_machine_are_404(client, headers):
     assert client.get("/api/machines/77/chemical-additives", headers=headers).status_code == 404
-    res = client.post("/api/machines/x/waste-containers", json={"area": "Package 1", "startDate": "2026-01-01"},
-                      headers=headers)
+    res = client.post(
+        "/api/machines/x/waste-containers",
+        json={"area": "Package 1", "startDate": "2026-01-01"},
+        headers=headers,
+    )
     assert res.status_code == 404

@@ -18,8 +18,13 @@ def test_upgrade_backfills_search_terms(fresh_database_url):  # noqa: F811
         with db.engine.begin() as conn:
             conn.execute(text("INSERT INTO areas (name) VALUES ('Purok 1')"))
             area = conn.execute(text("SELECT id FROM areas")).scalar()
-            conn.execute(text("INSERT INTO machines (name, area_id, created_at, updated_at) "
-                              "VALUES ('Old Dig dig', :a, '2026-01-01', '2026-01-01')"), {"a": area})
+            conn.execute(
+                text(
+                    "INSERT INTO machines (name, area_id, created_at, updated_at) "
+                    "VALUES ('Old Dig dig', :a, '2026-01-01', '2026-01-01')"
+                ),
+                {"a": area},
+            )
         upgrade(revision="0005_machines")
         with db.engine.connect() as conn:
             rows = conn.execute(text("SELECT term, shared FROM machine_terms ORDER BY term")).all()

@@ -40,8 +40,13 @@ def test_page_needs_module_2(client, login):
 def test_tabs_are_links_and_chemical_additives_is_the_default(signed_in):
     html = page(signed_in)
     tabs = re.findall(r'<a href="/sibol-machines\?tab=[^"]+"( aria-current="page")?>([^<]+)</a>', html)
-    assert [label for _, label in tabs] == ["Process Panels", "Chemical Additives", "Machines", "Waste Container",
-                                            "Analytics"]
+    assert [label for _, label in tabs] == [
+        "Process Panels",
+        "Chemical Additives",
+        "Machines",
+        "Waste Container",
+        "Analytics",
+    ]
     assert [label for current, label in tabs if current] == ["Chemical Additives"]
     assert ">Add Chemical</a>" in html and "Filter by" in html
     assert "No chemical additives data available" in html  # no machines yet
@@ -79,8 +84,14 @@ def test_machines_search_and_paging_in_the_query_string(signed_in):
 
 def test_junk_query_values_do_not_break_the_page(signed_in):
     make_machine("Robust")
-    for query in ("?tab=nope", "?tab=machines&page=-3&per_page=abc", "?tab=machines&edit=zz",
-                  "?machine=abc", "?machine=99999999999999", "?tab=waste-container&machine=-1"):
+    for query in (
+        "?tab=nope",
+        "?tab=machines&page=-3&per_page=abc",
+        "?tab=machines&edit=zz",
+        "?machine=abc",
+        "?machine=99999999999999",
+        "?tab=waste-container&machine=-1",
+    ):
         assert signed_in.get(f"/sibol-machines{query}").status_code == 200
 
 
@@ -111,32 +122,54 @@ def test_chemical_search_box_filters_rows(signed_in):
 
 def test_add_forms_save_rows_without_javascript(signed_in):
     machine = make_machine("Alpha")
-    res = signed_in.post("/sibol-machines/chemical-additives", data={
-        "machine": machine.id, "area": "Package 2", "startDate": "2026-03-04", "chemicalInput": "Molasses",
-        "value": "4", "units": "L", "personInCharge": "Lito"}, follow_redirects=True)
+    res = signed_in.post(
+        "/sibol-machines/chemical-additives",
+        data={
+            "machine": machine.id,
+            "area": "Package 2",
+            "startDate": "2026-03-04",
+            "chemicalInput": "Molasses",
+            "value": "4",
+            "units": "L",
+            "personInCharge": "Lito",
+        },
+        follow_redirects=True,
+    )
     assert "Chemical added." in text(res.get_data(as_text=True))
     assert "Molasses Package 2 4 L 2026-03-04" in text(res.get_data(as_text=True))
-    res = signed_in.post("/sibol-machines/waste-containers", data={
-        "machine": machine.id, "area": "Package 4", "startDate": "2026-03-05"}, follow_redirects=True)
+    res = signed_in.post(
+        "/sibol-machines/waste-containers",
+        data={"machine": machine.id, "area": "Package 4", "startDate": "2026-03-05"},
+        follow_redirects=True,
+    )
     assert f"WC-{machine.id:03d}-01 Package 4 Not Full 2026-03-05" in text(res.get_data(as_text=True))
-    res = signed_in.post("/sibol-machines/waste-containers", data={"machine": machine.id, "area": "Package 4"},
-                         follow_redirects=True)
+    res = signed_in.post(
+        "/sibol-machines/waste-containers",
+        data={"machine": machine.id, "area": "Package 4"},
+        follow_redirects=True,
+    )
     assert "Failed to add waste container: Start Date is required" in text(res.get_data(as_text=True))
     assert db.session.scalar(select(func.count()).select_from(WasteContainer)) == 1
 
 
 def test_machine_forms_without_javascript(signed_in):
-    res = signed_in.post("/sibol-machines/machines", data={"areaId": area_id("Purok 2")}, follow_redirects=True)
+    res = signed_in.post(
+        "/sibol-machines/machines", data={"areaId": area_id("Purok 2")}, follow_redirects=True
+    )
     assert "Machine created successfully!" in text(res.get_data(as_text=True))
     machine = db.session.scalar(select(Machine))
     html = page(signed_in, f"?tab=machines&edit={machine.id}")
     assert f"Edit Machine #{machine.id}" in html and "No Status</option>" in html
-    res = signed_in.post(f"/sibol-machines/machines/{machine.id}", data={
-        "name": "Hand Edited", "areaId": area_id("Purok 5"), "status": status_id("Offline")}, follow_redirects=True)
+    res = signed_in.post(
+        f"/sibol-machines/machines/{machine.id}",
+        data={"name": "Hand Edited", "areaId": area_id("Purok 5"), "status": status_id("Offline")},
+        follow_redirects=True,
+    )
     assert "Machine updated successfully!" in text(res.get_data(as_text=True))
     assert f"#{machine.id} Hand Edited Purok 5 Offline" in text(res.get_data(as_text=True))
-    res = signed_in.post(f"/sibol-machines/machines/{machine.id}", data={"name": "x", "areaId": "999"},
-                         follow_redirects=True)
+    res = signed_in.post(
+        f"/sibol-machines/machines/{machine.id}", data={"name": "x", "areaId": "999"}, follow_redirects=True
+    )
     assert "Failed to update machine: Area not found." in text(res.get_data(as_text=True))
     assert signed_in.post("/sibol-machines/machines/abc", data={"areaId": 1}).status_code == 302
 
@@ -145,8 +178,11 @@ def test_sample_data_is_idempotent_and_tied_to_machines(app):
     seed.sample_data()
     seed.sample_data()
     assert db.session.scalar(select(func.count()).select_from(Machine)) == 4
-    per_machine = dict(db.session.execute(
-        select(ChemicalAdditive.machine_id, func.count()).group_by(ChemicalAdditive.machine_id)).all())
+    per_machine = dict(
+        db.session.execute(
+            select(ChemicalAdditive.machine_id, func.count()).group_by(ChemicalAdditive.machine_id)
+        ).all()
+    )
     assert sorted(per_machine.values()) == [1, 2, 3, 4]
     assert db.session.scalar(select(func.count()).select_from(WasteContainer)) > 0
 

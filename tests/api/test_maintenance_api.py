@@ -37,8 +37,12 @@ def headers(api_headers, staff):
 
 
 def form(operator, **changes) -> dict:
-    data = {"assignedTo": str(operator.id), "issue": "Shredder jammed", "priority": "Urgent",
-            "dueDate": due_in(5)}
+    data = {
+        "assignedTo": str(operator.id),
+        "issue": "Shredder jammed",
+        "priority": "Urgent",
+        "dueDate": due_in(5),
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -47,7 +51,9 @@ def test_the_api_needs_sign_in_and_the_maintenance_module(client, api_headers):
     assert client.get(URL).status_code == 401
     household = make_account(role=RoleId.HOUSEHOLD)
     res = client.get(URL, headers=api_headers(household))
-    assert res.status_code == 403 and res.json["message"] == "Your account does not have access to Maintenance."
+    assert (
+        res.status_code == 403 and res.json["message"] == "Your account does not have access to Maintenance."
+    )
     operator = make_account(role=RoleId.OPERATOR)
     assert client.get(URL, headers=api_headers(operator)).status_code == 200
 
@@ -59,12 +65,21 @@ def test_create_with_an_image_then_read_it_back(client, headers, api_headers, st
     res = client.post(URL, data=data, headers=headers, content_type="multipart/form-data")
     assert res.status_code == 201, res.json
     body = res.json["request"]
-    assert body["requestNumber"] == 145678 and res.json["message"] == "Maintenance request #145678 was created."
+    assert (
+        body["requestNumber"] == 145678 and res.json["message"] == "Maintenance request #145678 was created."
+    )
     assert (body["details"], body["priority"], body["status"], body["assignedTo"]) == (
-        "Shredder jammed", "Urgent", "On-going", "Maria Santos")
+        "Shredder jammed",
+        "Urgent",
+        "On-going",
+        "Maria Santos",
+    )
     assert body["contactDetails"] == "0917 555 0101" and body["dueDate"] == due_in(5)
     assert body["requestDate"] == service.manila_today().isoformat() and body["dateCompleted"] is None
-    assert [(h["kind"], h["actor"]) for h in body["history"]] == [("created", "Liza Cruz"), ("assigned", "Liza Cruz")]
+    assert [(h["kind"], h["actor"]) for h in body["history"]] == [
+        ("created", "Liza Cruz"),
+        ("assigned", "Liza Cruz"),
+    ]
     image = client.get(body["image"], headers=headers)
     assert image.status_code == 200 and image.data == PNG and image.mimetype == "image/png"
     assert image.headers["X-Content-Type-Options"] == "nosniff"
@@ -76,21 +91,27 @@ def test_create_with_an_image_then_read_it_back(client, headers, api_headers, st
 
 def test_create_from_json_without_a_file(client, headers):
     operator = make_operator()
-    res = client.post(URL, json={"assignedTo": operator.id, "issue": "Gauge", "priority": "mild",
-                                 "dueDate": due_in(1)}, headers=headers)
+    res = client.post(
+        URL,
+        json={"assignedTo": operator.id, "issue": "Gauge", "priority": "mild", "dueDate": due_in(1)},
+        headers=headers,
+    )
     assert res.status_code == 201 and res.json["request"]["image"] is None
     assert res.json["request"]["contactDetails"] == operator.email
 
 
-@pytest.mark.parametrize(("changes", "field"), [
-    ({"assignedTo": None}, "assignedTo"),
-    ({"issue": ""}, "issue"),
-    ({"issue": "x" * 2001}, "issue"),
-    ({"priority": None}, "priority"),
-    ({"priority": "Low"}, "priority"),
-    ({"dueDate": None}, "dueDate"),
-    ({"dueDate": "not-a-date"}, "dueDate"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"assignedTo": None}, "assignedTo"),
+        ({"issue": ""}, "issue"),
+        ({"issue": "x" * 2001}, "issue"),
+        ({"priority": None}, "priority"),
+        ({"priority": "Low"}, "priority"),
+        ({"dueDate": None}, "dueDate"),
+        ({"dueDate": "not-a-date"}, "dueDate"),
+    ],
+)
 def test_missing_or_bad_fields_are_400_and_nothing_is_saved(client, headers, changes, field):
     operator = make_operator()
     data = form(operator, **changes)
@@ -127,13 +148,16 @@ def test_uploads_over_10_mb_are_413_json(client, headers, size):
     assert count_requests() == 0 and stored_files() == []
 
 
-@pytest.mark.parametrize(("kwargs", "status"), [
-    ({"data": "{not json", "content_type": "application/json"}, 400),
-    ({"data": "[1, 2]", "content_type": "application/json"}, 400),
-    ({"data": "issue=x", "content_type": "text/plain"}, 415),
-    ({"json": {"assignedTo": True, "issue": "x", "priority": "mild", "dueDate": "2099-01-01"}}, 400),
-    ({"json": {"assignedTo": [1], "issue": ["x"], "priority": {"a": 1}, "dueDate": 5}}, 400),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "status"),
+    [
+        ({"data": "{not json", "content_type": "application/json"}, 400),
+        ({"data": "[1, 2]", "content_type": "application/json"}, 400),
+        ({"data": "issue=x", "content_type": "text/plain"}, 415),
+        ({"json": {"assignedTo": True, "issue": "x", "priority": "mild", "dueDate": "2099-01-01"}}, 400),
+        ({"json": {"assignedTo": [1], "issue": ["x"], "priority": {"a": 1}, "dueDate": 5}}, 400),
+    ],
+)
 def test_malformed_bodies_are_refused_without_a_500(client, headers, kwargs, status):
     res = client.post(URL, headers=headers, **kwargs)
     assert res.status_code == status and res.is_json and res.json["message"]
@@ -143,7 +167,9 @@ def test_malformed_bodies_are_refused_without_a_500(client, headers, kwargs, sta
 def test_life_cycle_renew_then_complete_and_complete_again_is_409(client, headers):
     req = make_request()
     base = f"{URL}/{req.id}"
-    res = client.post(f"{base}/renew", json={"dueDate": due_in(10), "remarks": "Waiting for parts"}, headers=headers)
+    res = client.post(
+        f"{base}/renew", json={"dueDate": due_in(10), "remarks": "Waiting for parts"}, headers=headers
+    )
     assert res.status_code == 200 and res.json["request"]["dueDate"] == due_in(10)
     assert res.json["request"]["remarks"] == "Waiting for parts"
     res = client.post(f"{base}/renew", json={"dueDate": "2000-01-01", "remarks": "x"}, headers=headers)
@@ -206,8 +232,10 @@ def test_list_applies_tab_search_filters_and_paging(client, headers):
     assert far.status_code == 400 and far.json["field"] == "page"  # beyond any real list
 
 
-@pytest.mark.parametrize("query", ["tab=all", "status=done", "priority=low", "date=daily", "page=0",
-                                   "per_page=1000", f"q={'x' * 101}"])
+@pytest.mark.parametrize(
+    "query",
+    ["tab=all", "status=done", "priority=low", "date=daily", "page=0", "per_page=1000", f"q={'x' * 101}"],
+)
 def test_bad_list_arguments_are_400(client, headers, query):
     res = client.get(f"{URL}?{query}", headers=headers)
     assert res.status_code == 400 and res.json["field"]
@@ -235,7 +263,9 @@ def test_cookie_writes_need_the_csrf_header(database_url, tmp_path):
         client = app.test_client()
         page = client.get("/login").get_data(as_text=True)
         token = page.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
-        client.post("/login", data={"username": staff.username, "password": DEFAULT_PASSWORD, "csrf_token": token})
+        client.post(
+            "/login", data={"username": staff.username, "password": DEFAULT_PASSWORD, "csrf_token": token}
+        )
         res = client.post(URL, json=form(operator))
         assert res.status_code == 400 and "security token" in res.json["message"]
         page = client.get("/maintenance").get_data(as_text=True)

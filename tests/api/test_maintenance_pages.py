@@ -30,7 +30,7 @@ def page(client, query: str = "") -> str:
 
 
 def headers_of(html: str) -> list[str]:
-    head = html.split('<thead>', 1)[1].split('</thead>', 1)[0]
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
     return re.findall(r'<th scope="col">([^<]+)</th>', head)
 
 
@@ -53,14 +53,31 @@ def test_page_needs_the_maintenance_module(client, login):
 def test_tabs_and_their_columns(client, staff):
     html = page(client)
     assert 'aria-current="page">Complete Maintenance</a>' in html  # the default tab
-    assert headers_of(html) == ["Request Number", "Details", "Priority", "Date Completed", "Assigned to", "Image"]
-    assert "No maintenance records found" in html and "Request Maintenance</a>" not in html.split("</nav>", 2)[2]
+    assert headers_of(html) == [
+        "Request Number",
+        "Details",
+        "Priority",
+        "Date Completed",
+        "Assigned to",
+        "Image",
+    ]
+    assert (
+        "No maintenance records found" in html and "Request Maintenance</a>" not in html.split("</nav>", 2)[2]
+    )
     html = page(client, "?tab=request")
     assert headers_of(html) == ["Request Number", "Details", "Priority", "Request Date", "Image"]
     assert 'id="mnt-new-button"' in html and 'id="mnt-request-dialog"' in html
     html = page(client, "?tab=pending")
-    assert headers_of(html) == ["Request Number", "Details", "Priority", "Due Date", "Assigned to",
-                                "Contact Detail", "Status", "Image"]
+    assert headers_of(html) == [
+        "Request Number",
+        "Details",
+        "Priority",
+        "Due Date",
+        "Assigned to",
+        "Contact Detail",
+        "Status",
+        "Image",
+    ]
     assert 'id="mnt-new-button"' not in html
 
 
@@ -81,8 +98,14 @@ def test_create_from_the_modal_form_with_an_image(client, staff):
     assert re.search(r'<dialog id="mnt-request-dialog"[^>]* open', html)
     number = re.search(r'name="requestNumber" value="(\d+)"', html).group(1)
     assert f"#{number}" in html and ">Ana Bautista</option>" in html and ">Assign</button>" in html
-    data = {"assignedTo": str(operator.id), "issue": "Conveyor stuck", "priority": "critical",
-            "dueDate": due_in(3), "requestNumber": number, "file": (io.BytesIO(PNG), "stuck.png")}
+    data = {
+        "assignedTo": str(operator.id),
+        "issue": "Conveyor stuck",
+        "priority": "critical",
+        "dueDate": due_in(3),
+        "requestNumber": number,
+        "file": (io.BytesIO(PNG), "stuck.png"),
+    }
     res = client.post("/maintenance/requests?tab=request", data=data, content_type="multipart/form-data")
     assert res.status_code == 302 and res.headers["Location"].endswith("/maintenance?tab=pending")
     html = page(client, "?tab=pending")
@@ -90,18 +113,28 @@ def test_create_from_the_modal_form_with_an_image(client, staff):
     assert row_numbers(html) == [number] and "View image" in html
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"assignedTo": ""}, "Assigned to is required."),
-    ({"issue": "   "}, "Issue is required."),
-    ({"priority": ""}, "Priority is required."),
-    ({"dueDate": ""}, "Due date is required."),
-    ({"dueDate": "2001-01-01"}, "Due date cannot be in the past."),
-    ({"file": (io.BytesIO(b"GIF8 not really"), "x.gif")}, "x.gif is not an image (PNG, JPEG, GIF or WebP)."),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"assignedTo": ""}, "Assigned to is required."),
+        ({"issue": "   "}, "Issue is required."),
+        ({"priority": ""}, "Priority is required."),
+        ({"dueDate": ""}, "Due date is required."),
+        ({"dueDate": "2001-01-01"}, "Due date cannot be in the past."),
+        (
+            {"file": (io.BytesIO(b"GIF8 not really"), "x.gif")},
+            "x.gif is not an image (PNG, JPEG, GIF or WebP).",
+        ),
+    ],
+)
 def test_form_errors_show_in_the_open_modal_and_nothing_is_saved(client, staff, changes, message):
     operator = make_operator()
-    data = {"assignedTo": str(operator.id), "issue": "Gauge <b>broken</b>", "priority": "mild",
-            "dueDate": due_in(2)} | changes
+    data = {
+        "assignedTo": str(operator.id),
+        "issue": "Gauge <b>broken</b>",
+        "priority": "mild",
+        "dueDate": due_in(2),
+    } | changes
     res = client.post("/maintenance/requests?tab=request", data=data, content_type="multipart/form-data")
     assert res.status_code == 400
     html = res.get_data(as_text=True)
@@ -114,8 +147,13 @@ def test_form_errors_show_in_the_open_modal_and_nothing_is_saved(client, staff, 
 
 def test_an_upload_past_the_hard_stop_is_a_field_error(client, staff):
     operator = make_operator()
-    data = {"assignedTo": str(operator.id), "issue": "x", "priority": "mild", "dueDate": due_in(2),
-            "file": (io.BytesIO(PNG + b"\0" * (11 * 1024 * 1024)), "huge.png")}
+    data = {
+        "assignedTo": str(operator.id),
+        "issue": "x",
+        "priority": "mild",
+        "dueDate": due_in(2),
+        "file": (io.BytesIO(PNG + b"\0" * (11 * 1024 * 1024)), "huge.png"),
+    }
     res = client.post("/maintenance/requests?tab=request", data=data, content_type="multipart/form-data")
     assert res.status_code == 413
     html = res.get_data(as_text=True)
@@ -134,7 +172,10 @@ def test_search_filters_and_chips_are_links(client, staff):
     assert [c[0].strip() for c in chips] == ["Status: On-going", "Priority: Urgent"]
     remove_priority = chips[1][1].replace("&amp;", "&")
     assert "priority" not in remove_priority and "status=ongoing" in remove_priority
-    assert sorted(row_numbers(page(client, remove_priority.removeprefix("/maintenance")))) == ["100021", "100022"]
+    assert sorted(row_numbers(page(client, remove_priority.removeprefix("/maintenance")))) == [
+        "100021",
+        "100022",
+    ]
     html = page(client, "?tab=request&priority=mild")
     assert "No maintenance records found" in html
 
@@ -144,19 +185,30 @@ def test_detail_dialog_renew_complete_and_history(client, staff):
     html = page(client, f"?tab=pending&request={req.id}")
     assert re.search(r'<dialog id="mnt-detail-dialog"[^>]* open', html)
     assert "Valve leak" in html and "valve.png" in html and ">Renew Request</button>" in html
-    res = client.post(f"/maintenance/requests/{req.id}/renew?tab=pending",
-                      data={"dueDate": due_in(9), "remarks": "Parts delayed"})
+    res = client.post(
+        f"/maintenance/requests/{req.id}/renew?tab=pending",
+        data={"dueDate": due_in(9), "remarks": "Parts delayed"},
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("tab=pending")
-    res = client.post(f"/maintenance/requests/{req.id}/renew?tab=pending",
-                      data={"dueDate": (service.manila_today() - timedelta(days=2)).isoformat(), "remarks": "x"})
+    res = client.post(
+        f"/maintenance/requests/{req.id}/renew?tab=pending",
+        data={"dueDate": (service.manila_today() - timedelta(days=2)).isoformat(), "remarks": "x"},
+    )
     assert res.status_code == 400 and "New due date cannot be in the past." in res.get_data(as_text=True)
     res = client.post(f"/maintenance/requests/{req.id}/complete", data={"remarks": "Replaced the valve"})
     assert res.status_code == 302 and res.headers["Location"].endswith("tab=complete")
     html = page(client)
-    assert f"Request #{req.request_number} was completed." in html and row_numbers(html) == [str(req.request_number)]
+    assert f"Request #{req.request_number} was completed." in html and row_numbers(html) == [
+        str(req.request_number)
+    ]
     html = page(client, f"?request={req.id}")
     history = html.split('id="mnt-history"', 1)[1]
-    assert [k for k in re.findall(r'data-kind="(\w+)"', history)] == ["completed", "renewed", "assigned", "created"]
+    assert [k for k in re.findall(r'data-kind="(\w+)"', history)] == [
+        "completed",
+        "renewed",
+        "assigned",
+        "created",
+    ]
     assert "Parts delayed" in history and "Replaced the valve" in history and "by Liza Cruz" in history
     assert ">Renew Request</button>" not in html  # final: no actions
     res = client.post(f"/maintenance/requests/{req.id}/complete", data={})
@@ -173,8 +225,17 @@ def test_unknown_request_in_the_address_or_a_form(client, staff):
     assert client.get("/maintenance?request=99999999999999999999").status_code == 404
 
 
-@pytest.mark.parametrize("query", ["?tab=%00", "?page=abc&per_page=-4", "?status=x&priority=y&date=z",
-                                   "?request=abc", "?q=" + "z" * 500, "?page=99"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?tab=%00",
+        "?page=abc&per_page=-4",
+        "?status=x&priority=y&date=z",
+        "?request=abc",
+        "?q=" + "z" * 500,
+        "?page=99",
+    ],
+)
 def test_odd_query_strings_never_fail(client, staff, query):
     assert client.get(f"/maintenance{query}").status_code == 200
 
@@ -193,7 +254,11 @@ def test_an_empty_form_shows_every_missing_field_at_once(client, staff):
     res = client.post("/maintenance/requests?tab=request", data={}, content_type="multipart/form-data")
     html = res.get_data(as_text=True)
     assert res.status_code == 400
-    for message in ("Assigned to is required.", "Issue is required.", "Priority is required.",
-                    "Due date is required."):
+    for message in (
+        "Assigned to is required.",
+        "Issue is required.",
+        "Priority is required.",
+        "Due date is required.",
+    ):
         assert message in html
     assert count_requests() == 0

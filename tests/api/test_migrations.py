@@ -31,8 +31,17 @@ def test_upgrade_builds_the_models_schema_without_drift(fresh_database_url):
             diff = compare_metadata(context, db.metadata)
         assert diff == [], f"models and migrations differ: {diff}"
         tables = set(inspect(db.engine).get_table_names())
-        assert {"roles", "modules", "barangays", "areas", "machine_statuses", "accounts",
-                "account_modules", "api_tokens", "machines"} <= tables
+        assert {
+            "roles",
+            "modules",
+            "barangays",
+            "areas",
+            "machine_statuses",
+            "accounts",
+            "account_modules",
+            "api_tokens",
+            "machines",
+        } <= tables
         seed.reference_data()
         downgrade(revision="base")
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}

@@ -22,7 +22,9 @@ def test_every_operation_documents_its_errors_as_json(client):
             assert op["operationId"] and op["responses"], (path, method)
             for code, response in op["responses"].items():
                 if code.startswith(("4", "5")):
-                    assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+                    assert response["content"]["application/json"]["schema"] == {
+                        "$ref": "#/components/schemas/Error"
+                    }
 
 
 def test_login_operation_describes_its_body(client):
@@ -35,7 +37,9 @@ def test_login_operation_describes_its_body(client):
 def test_every_operation_is_described_in_the_registry(app):
     from sibol.api.schemas import OPERATIONS
 
-    registered = {(rule.endpoint, method) for rule in api_rules(app) for method in rule.methods - {"HEAD", "OPTIONS"}}
+    registered = {
+        (rule.endpoint, method) for rule in api_rules(app) for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
     assert registered - set(OPERATIONS) == set(), "add an OPERATIONS entry in sibol/api/schemas.py"
     assert set(OPERATIONS) - registered == set(), "OPERATIONS names a route that no longer exists"
 

@@ -60,12 +60,15 @@ def test_unknown_page_is_a_styled_404(client):
     assert "Page not found" in html and "/static/css/app.css" in html
 
 
-@pytest.mark.parametrize(("method", "path", "status"), [
-    ("get", "/api/no-such-thing", 404),
-    ("get", "/api", 404),
-    ("delete", "/api/auth/login", 405),
-    ("get", "/api/auth/login", 405),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("get", "/api/no-such-thing", 404),
+        ("get", "/api", 404),
+        ("delete", "/api/auth/login", 405),
+        ("get", "/api/auth/login", 405),
+    ],
+)
 def test_api_routing_errors_answer_json(client, method, path, status):
     res = getattr(client, method)(path)
     assert res.status_code == status

@@ -41,7 +41,9 @@ def two_servers(tmp_path, redis_url):
 
 def test_token_revoked_on_one_server_is_refused_by_the_other(two_servers):
     a, b = two_servers
-    res = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10)
+    res = requests.post(
+        f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10
+    )
     assert res.status_code == 200
     bearer = {"Authorization": f"Bearer {res.json()['token']}"}
     assert requests.get(f"{b.url}/api/modules/allowed", headers=bearer, timeout=10).status_code == 200
@@ -52,17 +54,21 @@ def test_token_revoked_on_one_server_is_refused_by_the_other(two_servers):
 
 def test_login_rate_limit_counts_across_both_servers(two_servers):
     a, b = two_servers
-    first = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10)
+    first = requests.post(
+        f"{a.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10
+    )
     limit = int(first.headers["X-RateLimit-Limit"])
     statuses = [first.status_code]
     for i in range(1, limit + 1):
         server = b if i % 2 else a
-        res = requests.post(f"{server.url}/api/auth/login", json={"username": "admin", "password": "wrong"},
-                            timeout=10)
+        res = requests.post(
+            f"{server.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10
+        )
         statuses.append(res.status_code)
     assert statuses[:limit] == [401] * limit
     assert statuses[limit] == 429
-    last = requests.post(f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"},
-                         timeout=10)
+    last = requests.post(
+        f"{a.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10
+    )
     assert last.status_code == 429 and int(last.headers["Retry-After"]) > 0
     assert last.json()["message"]

@@ -10,12 +10,20 @@ def test_reference_data_has_the_spec_ids_and_is_idempotent(app):
     seed.reference_data()
     seed.reference_data()
     assert {r.id: r.name for r in db.session.scalars(select(Role))} == {
-        1: "Admin", 2: "Barangay Staff", 3: "Operator", 4: "Household"}
+        1: "Admin",
+        2: "Barangay Staff",
+        3: "Operator",
+        4: "Household",
+    }
     modules = {m.id: (m.name, m.path) for m in db.session.scalars(select(Module))}
     assert modules == {
-        1: ("Dashboard", "/dashboard"), 2: ("SIBOL Machines", "/sibol-machines"),
-        3: ("Maintenance", "/maintenance"), 4: ("Household", "/household"),
-        5: ("Chat Support", "/chat-support"), 6: ("Admin", "/admin")}
+        1: ("Dashboard", "/dashboard"),
+        2: ("SIBOL Machines", "/sibol-machines"),
+        3: ("Maintenance", "/maintenance"),
+        4: ("Household", "/household"),
+        5: ("Chat Support", "/chat-support"),
+        6: ("Admin", "/admin"),
+    }
     for model in (Barangay, Area, MachineStatus):
         names = list(db.session.scalars(select(model.name)))
         assert names and len(names) == len(set(names))
@@ -46,7 +54,9 @@ def test_first_admin_gets_a_generated_password_printed_once(app):
 
 
 def test_admin_from_environment_settings(app):
-    app.config.update(SIBOL_ADMIN_USERNAME="chief", SIBOL_ADMIN_PASSWORD="Given-pass1", SIBOL_ADMIN_EMAIL="c@x.test")
+    app.config.update(
+        SIBOL_ADMIN_USERNAME="chief", SIBOL_ADMIN_PASSWORD="Given-pass1", SIBOL_ADMIN_EMAIL="c@x.test"
+    )
     result = app.test_cli_runner().invoke(args=["seed"])
     assert "with the given password" in result.output
     chief = db.session.scalar(select(Account).where(Account.username == "chief"))

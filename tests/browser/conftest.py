@@ -113,9 +113,7 @@ def make_driver(binary: str, *, javascript: bool = True):
     ):
         options.add_argument(flag)
     if not javascript:
-        options.add_experimental_option(
-            "prefs", {"profile.managed_default_content_settings.javascript": 2}
-        )
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     driver.sibol_profile = profile

@@ -73,7 +73,9 @@ def test_every_route_has_no_serious_accessibility_violations(live_server, browse
     sign_in_with_keyboard(browser, live_server.url, "a11y.admin", DEFAULT_PASSWORD)
     for route in SIGNED_IN_ROUTES:
         browser.get(live_server.url + route)
-        WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        WebDriverWait(browser, 10).until(
+            lambda d: d.execute_script("return document.readyState") == "complete"
+        )
         found = axe_violations(browser)
         if found:
             problems[route] = describe(found)
@@ -131,7 +133,11 @@ def test_forgot_password_with_the_keyboard_alone(live_server, browser, in_app):
     code = re.search(r"\b(\d{6})\b", outbox[0].body).group(1)
     # The verify step puts the focus in the first code box: no mouse needed.
     WebDriverWait(browser, 10).until(
-        lambda d: (boxes := d.find_elements(By.CSS_SELECTOR, ".code-input__box")) and d.switch_to.active_element == boxes[0])
+        lambda d: (
+            (boxes := d.find_elements(By.CSS_SELECTOR, ".code-input__box"))
+            and d.switch_to.active_element == boxes[0]
+        )
+    )
     for digit in code:
         browser.switch_to.active_element.send_keys(digit)
     browser.switch_to.active_element.send_keys(Keys.ENTER)
@@ -139,6 +145,7 @@ def test_forgot_password_with_the_keyboard_alone(live_server, browser, in_app):
     tab_to(browser, "fp-new").send_keys("N3w-pass!word")
     tab_to(browser, "fp-confirm").send_keys("N3w-pass!word", Keys.ENTER)
     WebDriverWait(browser, 15).until(
-        lambda d: "Your password was reset successfully." in d.find_element(By.TAG_NAME, "body").text)
+        lambda d: "Your password was reset successfully." in d.find_element(By.TAG_NAME, "body").text
+    )
     browser.switch_to.active_element.send_keys(Keys.ESCAPE)
     sign_in_with_keyboard(browser, live_server.url, "keys.user", "N3w-pass!word")

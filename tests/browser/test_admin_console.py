@@ -35,25 +35,31 @@ def sign_in(driver, base: str, username: str, password: str = DEFAULT_PASSWORD) 
 
 
 def island_ready(driver) -> None:
-    wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-island='admin-console'][data-island-mounted]"))
+    wait(driver).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-island='admin-console'][data-island-mounted]")
+    )
 
 
 def row_texts(driver, table: str = "accounts-table") -> list[str]:
     """The rows' text, read in one script call (the list may be reloading)."""
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(r => r.innerText.trim())",
-        f"#{table} tbody tr")
+        f"#{table} tbody tr",
+    )
 
 
 def row_text(driver, username: str) -> str:
     return driver.execute_script(
         "const r = document.querySelector(`#accounts-table tr[data-username='${arguments[0]}']`);"
-        "return r ? r.innerText : '';", username)
+        "return r ? r.innerText : '';",
+        username,
+    )
 
 
 def row_for(driver, username: str):
-    return wait(driver).until(lambda d: d.find_element(
-        By.CSS_SELECTOR, f"#accounts-table tr[data-username='{username}']"))
+    return wait(driver).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, f"#accounts-table tr[data-username='{username}']")
+    )
 
 
 def accept_alert(driver, text: str | None = None, keys: str | None = None) -> str:
@@ -100,7 +106,9 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     modal.find_element(By.ID, "m-email").send_keys("carlo@example.test")
     modal.find_element(By.ID, "m-password").send_keys("Carl0!pass")
     modal.find_element(By.XPATH, ".//button[normalize-space()='Create User']").click()
-    wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-created-username]").text == "carlo.tan")
+    wait(browser).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-created-username]").text == "carlo.tan"
+    )
     assert browser.find_elements(By.CSS_SELECTOR, "[data-generated-password]") == []
     browser.find_element(By.XPATH, "//button[normalize-space()='Done']").click()
     row_for(browser, "carlo.tan")
@@ -112,7 +120,7 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     assert modal.find_element(By.ID, "m-email").get_attribute("readonly") is not None
     assert "boss created the account" in modal.text
     Select(modal.find_element(By.ID, "m-role")).select_by_visible_text("Household")
-    modal.find_element(By.XPATH, ".//button[normalize-space()=\"Use the role's default modules\"]").click()
+    modal.find_element(By.XPATH, './/button[normalize-space()="Use the role\'s default modules"]').click()
     modal.find_element(By.XPATH, ".//label[normalize-space()='Maintenance']/input").click()
     modal.find_element(By.XPATH, ".//button[normalize-space()='Save changes']").click()
     wait(browser).until(lambda d: "Household" in row_text(d, "rosa.dela.paz"))
@@ -239,12 +247,21 @@ def test_table_and_actions_without_javascript(live_server, browser_nojs, in_app)
     wait(driver).until(lambda d: "Account plain05 disabled." in d.page_source)
     assert "Disabled" in row_text(driver, "plain05") and "q=plain05" in driver.current_url
     driver.find_element(By.ID, "tab-approval").click()
-    wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "form[data-admin-reject] input[name=reason]"))
-    driver.find_element(By.CSS_SELECTOR, "form[data-admin-reject] input[name=reason]").send_keys("Unknown person")
+    wait(driver).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "form[data-admin-reject] input[name=reason]")
+    )
+    driver.find_element(By.CSS_SELECTOR, "form[data-admin-reject] input[name=reason]").send_keys(
+        "Unknown person"
+    )
     driver.find_element(By.CSS_SELECTOR, "form[data-admin-reject] button").click()
-    wait(driver).until(lambda d: "Account rejected" in d.page_source and "No pending accounts." in d.page_source)
+    wait(driver).until(
+        lambda d: "Account rejected" in d.page_source and "No pending accounts." in d.page_source
+    )
     with in_app():
-        assert db.session.scalar(select(Account).where(Account.username == "waiting")).rejection_reason == "Unknown person"
+        assert (
+            db.session.scalar(select(Account).where(Account.username == "waiting")).rejection_reason
+            == "Unknown person"
+        )
 
 
 pytestmark = pytest.mark.browser

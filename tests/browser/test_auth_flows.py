@@ -135,7 +135,10 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
 
 def code_boxes(browser):
     return wait(browser).until(
-        lambda d: (found := d.find_elements(By.CSS_SELECTOR, ".code-input__box")) and len(found) == 6 and found)
+        lambda d: (
+            (found := d.find_elements(By.CSS_SELECTOR, ".code-input__box")) and len(found) == 6 and found
+        )
+    )
 
 
 def code_value(browser) -> str:
@@ -149,7 +152,8 @@ def test_forgot_password_with_the_emailed_code_typed_and_pasted(live_server, bro
     browser.get(f"{live_server.url}/login")
     # The sign-in page loads no React until the dialog opens.
     scripts = browser.execute_script(
-        "return performance.getEntriesByType('resource').map(e => e.name).join(' ')")
+        "return performance.getEntriesByType('resource').map(e => e.name).join(' ')"
+    )
     assert "react-" not in scripts and "forgot-password-" not in scripts
     find(browser, "#forgot-link").click()
     email = find(browser, "#fp-email")
@@ -257,8 +261,13 @@ def test_google_sign_in_for_active_pending_and_unknown_accounts(live_server, bro
     wait(browser).until(path_is("/pending-approval"))
     assert f"username={pending_name}" in browser.current_url
 
-    provider.user = {"sub": "g-3", "email": "newbie@example.test", "email_verified": True,
-                     "given_name": "Nene", "family_name": "Reyes"}
+    provider.user = {
+        "sub": "g-3",
+        "email": "newbie@example.test",
+        "email_verified": True,
+        "given_name": "Nene",
+        "family_name": "Reyes",
+    }
     browser.get(f"{url}/login")
     find(browser, "#google-sign-in").click()
     wait(browser).until(path_is("/signup"))

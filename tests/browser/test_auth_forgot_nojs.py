@@ -26,7 +26,8 @@ def submit(browser, css: str) -> None:
 
 def step_is(browser, step: str) -> None:
     WebDriverWait(browser, 10).until(
-        lambda d: d.find_element(By.ID, "fp-steps").get_attribute("data-step") == step)
+        lambda d: d.find_element(By.ID, "fp-steps").get_attribute("data-step") == step
+    )
 
 
 def test_forgot_password_without_javascript(live_server, browser_nojs, in_app):
@@ -56,7 +57,10 @@ def test_forgot_password_without_javascript(live_server, browser_nojs, in_app):
     wrong = "000000" if code != "000000" else "111111"
     find(browser, "#forgot-code").send_keys(wrong)
     submit(browser, "#forgot-verify")
-    assert find(browser, "#fp-steps .banner--error").text == "Invalid or expired code. Request a new code if needed."
+    assert (
+        find(browser, "#fp-steps .banner--error").text
+        == "Invalid or expired code. Request a new code if needed."
+    )
     find(browser, "#forgot-code").send_keys(code)
     submit(browser, "#forgot-verify")
     step_is(browser, "reset")
@@ -66,9 +70,12 @@ def test_forgot_password_without_javascript(live_server, browser_nojs, in_app):
     find(browser, "#confirmPassword").send_keys("weakpass")
     submit(browser, "#forgot-reset")
     assert find(browser, "#fp-steps .banner--error").text == (
-        "Password must be at least 8 chars and include upper, lower, number, and symbol.")
-    met = {li.get_attribute("data-rule"): li.get_attribute("data-met")
-           for li in browser.find_elements(By.CSS_SELECTOR, ".pw-rules li")}
+        "Password must be at least 8 chars and include upper, lower, number, and symbol."
+    )
+    met = {
+        li.get_attribute("data-rule"): li.get_attribute("data-met")
+        for li in browser.find_elements(By.CSS_SELECTOR, ".pw-rules li")
+    }
     assert met == {"length": "true", "upper": "false", "lower": "true", "number": "false", "symbol": "false"}
     find(browser, "#newPassword").send_keys(NEW)
     find(browser, "#confirmPassword").send_keys(NEW + "x")

@@ -36,7 +36,10 @@ def test_totals_switch_by_period_and_the_process_panel_advances(live_server, bro
     assert "period=weekly" in browser.current_url  # the choice survives a reload
 
     def states(d):
-        return [s.get_attribute("class").rsplit("--", 1)[1] for s in d.find_elements(By.CSS_SELECTOR, ".process__step")]
+        return [
+            s.get_attribute("class").rsplit("--", 1)[1]
+            for s in d.find_elements(By.CSS_SELECTOR, ".process__step")
+        ]
 
     assert states(browser) == ["active", "upcoming", "upcoming", "upcoming"]
     wait.until(lambda d: states(d) == ["completed", "active", "upcoming", "upcoming"])

@@ -29,14 +29,19 @@ def test_add_a_schedule_then_edit_its_areas_with_chips(live_server, browser, in_
     dialog.find_element(By.NAME, "maintenancePerson").send_keys("Juan Dela Cruz")
     dialog.find_element(By.NAME, "collectorContact").send_keys("0917 123 4567")
     dialog.find_element(By.NAME, "areas").send_keys("Purok 1")
-    browser.execute_script("arguments[0].value = '2026-12-01'", dialog.find_element(By.NAME, "dateOfCollection"))
+    browser.execute_script(
+        "arguments[0].value = '2026-12-01'", dialog.find_element(By.NAME, "dateOfCollection")
+    )
     dialog.find_element(By.XPATH, ".//button[text()='Save Schedule']").click()
     wait.until(lambda d: "Collection schedule saved." in d.page_source)
     assert first_row(browser)[:3] == ["Juan Dela Cruz", "Purok 1", "Pending"]
 
     browser.find_element(By.CSS_SELECTOR, "#schedule-table tbody tr:first-child a").click()
     dialog = wait.until(EC.visibility_of_element_located((By.ID, "edit-schedule")))
-    chips = lambda: [c.text.replace("×", "").strip() for c in dialog.find_elements(By.CSS_SELECTOR, ".chip")]  # noqa: E731
+
+    def chips():
+        return [c.text.replace("×", "").strip() for c in dialog.find_elements(By.CSS_SELECTOR, ".chip")]
+
     assert chips() == ["Purok 1"]
     box = dialog.find_element(By.ID, "edit-areas")
     box.send_keys("Package 7", Keys.ENTER)  # Enter adds a chip and does not submit
@@ -65,9 +70,18 @@ def test_add_a_reward_with_an_image(live_server, browser, in_app, tmp_path):
     dialog.find_element(By.NAME, "image").send_keys(str(image))
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: "Reward saved." in d.page_source)
-    assert first_row(browser, "rewards-table") == ["1", "Rice (5 kg)", "All areas", "500", "Available", "Claim"]
+    assert first_row(browser, "rewards-table") == [
+        "1",
+        "Rice (5 kg)",
+        "All areas",
+        "500",
+        "Available",
+        "Claim",
+    ]
     thumb = browser.find_element(By.CSS_SELECTOR, "#rewards-table img.reward-thumb")
-    wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 8)
+    wait.until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 8
+    )
 
 
 def test_point_rule_survives_a_reload(live_server, browser, in_app):
@@ -102,7 +116,13 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
     # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
     wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(f"{live_server.url}/household")
-    names = lambda: [r.find_element(By.TAG_NAME, "td").text for r in browser.find_elements(By.CSS_SELECTOR, "#schedule-table tbody tr")]  # noqa: E731
+
+    def names():
+        return [
+            r.find_element(By.TAG_NAME, "td").text
+            for r in browser.find_elements(By.CSS_SELECTOR, "#schedule-table tbody tr")
+        ]
+
     assert sorted(names()) == ["Ana Cruz", "Ben Reyes", "Cora Lim"]
     search = browser.find_element(By.ID, "q")
     search.send_keys("purok", Keys.ENTER)
@@ -111,7 +131,10 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
     Select(browser.find_element(By.ID, "status-filter")).select_by_value("Collected")
     browser.find_element(By.XPATH, "//button[text()='Apply']").click()
     wait.until(lambda d: names() == ["Ana Cruz"])
-    assert "Filter by: Collected" in browser.page_source and browser.find_element(By.ID, "q").get_attribute("value") == "purok"
+    assert (
+        "Filter by: Collected" in browser.page_source
+        and browser.find_element(By.ID, "q").get_attribute("value") == "purok"
+    )
 
 
 def test_add_schedule_without_javascript(live_server, browser_nojs, in_app):
@@ -129,7 +152,9 @@ def test_add_schedule_without_javascript(live_server, browser_nojs, in_app):
     dialog.find_element(By.NAME, "maintenancePerson").send_keys("Nilo Santos")
     dialog.find_element(By.NAME, "collectorContact").send_keys("nilo@example.ph")
     dialog.find_element(By.NAME, "areas").send_keys("Purok 4, Package 1")
-    browser.execute_script("arguments[0].value = '2026-12-24'", dialog.find_element(By.NAME, "dateOfCollection"))
+    browser.execute_script(
+        "arguments[0].value = '2026-12-24'", dialog.find_element(By.NAME, "dateOfCollection")
+    )
     dialog.find_element(By.XPATH, ".//button[text()='Save Schedule']").click()
     WebDriverWait(browser, 10).until(lambda d: "Collection schedule saved." in d.page_source)
     assert first_row(browser)[:3] == ["Nilo Santos", "Purok 4, Package 1", "Pending"]

@@ -106,7 +106,8 @@ def test_error_banner_when_the_machines_call_fails(live_server, browser, in_app)
     browser.execute_script("localStorage.setItem('token', 'stale-token')")
     browser.refresh()
     banner = wait(browser).until(
-        EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=machines-error]")))
+        EC.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=machines-error]"))
+    )
     assert "Sign in to continue." in banner.text
     banner.find_element(By.CSS_SELECTOR, "button[aria-label=Dismiss]").click()
     wait(browser).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[data-testid=machines-error]"))
@@ -127,8 +128,9 @@ def test_rows_follow_the_selector_and_the_add_forms_save(live_server, browser, i
     assert combo.get_attribute("value") == "Alpha Digester"
     combo.click()
     combo.send_keys("beta")
-    option = wait(browser).until(EC.visibility_of_element_located(
-        (By.CSS_SELECTOR, f'li[role=option][data-machine-id="{beta_id}"]')))
+    option = wait(browser).until(
+        EC.visibility_of_element_located((By.CSS_SELECTOR, f'li[role=option][data-machine-id="{beta_id}"]'))
+    )
     option.click()
     wait(browser).until(EC.url_contains(f"machine={beta_id}"))
     table = browser.find_element(By.ID, "chemical-additives")

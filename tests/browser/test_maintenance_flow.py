@@ -16,12 +16,17 @@ from tests.factories_maintenance import due_in, make_operator
 
 def tiny_png() -> bytes:
     """A real 2x2 green PNG, so the preview has something to draw."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     raw = b"".join(b"\x00" + b"\x1f\x7a\x4d" * 2 for _ in range(2))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def wait(browser, timeout: float = 10) -> WebDriverWait:
@@ -40,7 +45,9 @@ def set_value(browser, element, value: str) -> None:
     """Date inputs take keys in the browser's locale order; set the ISO value directly."""
     browser.execute_script(
         "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
-        element, value)
+        element,
+        value,
+    )
 
 
 def search(browser, text: str) -> None:
@@ -52,8 +59,9 @@ def search(browser, text: str) -> None:
 
 
 def open_row(browser, number: str):
-    row = wait(browser).until(EC.element_to_be_clickable(
-        (By.CSS_SELECTOR, f'tr[data-request-number="{number}"] td.mnt-details')))
+    row = wait(browser).until(
+        EC.element_to_be_clickable((By.CSS_SELECTOR, f'tr[data-request-number="{number}"] td.mnt-details'))
+    )
     browser.execute_script("window.mntSamePage = true")
     row.click()  # the island fetches the detail dialog and opens it in place
     dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "mnt-detail-dialog")))
@@ -87,8 +95,12 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     dialog.find_element(By.ID, "mnt-file").send_keys(str(image))
     dialog.find_element(By.ID, "mnt-assign").click()
 
-    wait(browser).until(EC.text_to_be_present_in_element(
-        (By.CSS_SELECTOR, ".flashes"), f"Maintenance request #{number} was created and assigned to Ana Bautista."))
+    wait(browser).until(
+        EC.text_to_be_present_in_element(
+            (By.CSS_SELECTOR, ".flashes"),
+            f"Maintenance request #{number} was created and assigned to Ana Bautista.",
+        )
+    )
     assert "tab=pending" in browser.current_url
     search(browser, number)
     detail = open_row(browser, number)
@@ -97,14 +109,18 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     set_value(browser, detail.find_element(By.ID, "mnt-renew-due"), due_in(12))
     detail.find_element(By.ID, "mnt-remarks").send_keys("Waiting for a new bearing")
     detail.find_element(By.ID, "mnt-renew").click()
-    wait(browser).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was renewed"))
+    wait(browser).until(
+        EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was renewed")
+    )
 
     search(browser, number)
     detail = open_row(browser, number)
     assert "Waiting for a new bearing" in detail.find_element(By.ID, "mnt-detail-remarks").text
     detail.find_element(By.ID, "mnt-remarks").send_keys("Bearing replaced")
     detail.find_element(By.ID, "mnt-complete").click()
-    wait(browser).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was completed."))
+    wait(browser).until(
+        EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was completed.")
+    )
     assert "tab=complete" in browser.current_url
 
     search(browser, number)
@@ -116,7 +132,9 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     assert "Bearing replaced" in items[0].text and "Waiting for a new bearing" in items[1].text
     assert all("by Liza Cruz" in i.text for i in items)
     thumb = detail.find_element(By.CSS_SELECTOR, "img.mnt-thumb")
-    wait(browser).until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 2)
+    wait(browser).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", thumb) == 2
+    )
     detail.find_element(By.CSS_SELECTOR, ".modal__close").click()
     wait(browser).until(EC.invisibility_of_element_located((By.ID, "mnt-detail-dialog")))
     assert "request=" not in browser.current_url  # closing tidies the address
@@ -138,14 +156,22 @@ def test_filter_by_priority_and_status_then_remove_a_chip(live_server, browser, 
     dialog.find_element(By.ID, "mnt-filter-apply").click()
 
     wait(browser).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".mnt-chips")))
-    chips = [c.text.replace("×", "").strip() for c in browser.find_elements(By.CSS_SELECTOR, ".mnt-chips .chip")]
+    chips = [
+        c.text.replace("×", "").strip() for c in browser.find_elements(By.CSS_SELECTOR, ".mnt-chips .chip")
+    ]
     assert chips == ["Status: Completed", "Priority: Mild"]
-    numbers = [r.get_attribute("data-request-number") for r in browser.find_elements(By.CSS_SELECTOR, "tr.mnt-row")]
+    numbers = [
+        r.get_attribute("data-request-number") for r in browser.find_elements(By.CSS_SELECTOR, "tr.mnt-row")
+    ]
     assert numbers == ["101339"]
 
     browser.find_element(By.CSS_SELECTOR, 'a[aria-label="Remove filter Status: Completed"]').click()
     wait(browser).until(lambda d: "status=" not in d.current_url)
-    chips = [c.text.replace("×", "").strip() for c in browser.find_elements(By.CSS_SELECTOR, ".mnt-chips .chip")]
+    chips = [
+        c.text.replace("×", "").strip() for c in browser.find_elements(By.CSS_SELECTOR, ".mnt-chips .chip")
+    ]
     assert chips == ["Priority: Mild"]
-    numbers = sorted(r.get_attribute("data-request-number") for r in browser.find_elements(By.CSS_SELECTOR, "tr.mnt-row"))
+    numbers = sorted(
+        r.get_attribute("data-request-number") for r in browser.find_elements(By.CSS_SELECTOR, "tr.mnt-row")
+    )
     assert numbers == ["100872", "101339", "101780"]

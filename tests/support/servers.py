@@ -67,8 +67,14 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
 
 
 def setup_database(env: dict[str, str]) -> None:
-    subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "setup"], cwd=ROOT, env=env,
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "setup"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 class AppServer:
@@ -86,7 +92,11 @@ class AppServer:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [str(GUNICORN), "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}", "wsgi:app"],
-            cwd=ROOT, env=self.env, stdout=out, stderr=out, start_new_session=True,
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -13,14 +13,17 @@ from sibol.models import Account, AccountStatus
 from tests.factories import make_account
 
 
-@pytest.mark.parametrize(("first", "last", "expected"), [
-    ("Maria Clara", "De la Cruz", "maria.clara.de.la.cruz"),
-    ("  Juan ", " Pablo  ", "juan.pablo"),
-    ("O'Brien", "Smith-Jones", "obrien.smith-jones"),
-    ("Ñino", "Año", "ino.ao"),
-    ("A" * 20, "B" * 20, ("a" * 20 + "." + "b" * 9)),
-    ("", "", ""),
-])
+@pytest.mark.parametrize(
+    ("first", "last", "expected"),
+    [
+        ("Maria Clara", "De la Cruz", "maria.clara.de.la.cruz"),
+        ("  Juan ", " Pablo  ", "juan.pablo"),
+        ("O'Brien", "Smith-Jones", "obrien.smith-jones"),
+        ("Ñino", "Año", "ino.ao"),
+        ("A" * 20, "B" * 20, ("a" * 20 + "." + "b" * 9)),
+        ("", "", ""),
+    ],
+)
 def test_derive_username(first, last, expected):
     assert service.derive_username(first, last) == expected
 
@@ -33,7 +36,9 @@ def test_unique_username_stays_within_30_characters(app):
 
 
 def test_resolve_modules_accepts_ids_names_and_keys(app):
-    ids = [m.id for m in service.resolve_modules([6, "2", "maintenance", "Chat Support", {"Module_id": 1}, 2])]
+    ids = [
+        m.id for m in service.resolve_modules([6, "2", "maintenance", "Chat Support", {"Module_id": 1}, 2])
+    ]
     assert ids == [1, 2, 3, 5, 6]
     for bad in ([True], ["7"], [None], [1.5], ["9" * 20]):
         with pytest.raises(Invalid):

@@ -11,7 +11,9 @@ def test_default_database_is_sqlite_in_instance(tmp_path):
 
 
 def test_mysql_url_uses_mysqlclient_and_utf8mb4():
-    assert database_url("mysql://u:p@db:3306/sibol", "") == "mysql+mysqldb://u:p@db:3306/sibol?charset=utf8mb4"
+    assert (
+        database_url("mysql://u:p@db:3306/sibol", "") == "mysql+mysqldb://u:p@db:3306/sibol?charset=utf8mb4"
+    )
     assert database_url("mysql://u@db/s?ssl=1", "").endswith("?ssl=1&charset=utf8mb4")
     assert database_url("mysql://u@db/s?charset=latin1", "") == "mysql+mysqldb://u@db/s?charset=latin1"
 
@@ -59,9 +61,21 @@ def test_settings_read_from_environment(monkeypatch, tmp_path):
 
 
 def test_defaults_without_environment(monkeypatch, tmp_path):
-    for key in ("SECRET_KEY", "DATABASE_URL", "HOST", "PORT", "MAIL_SERVER", "SIBOL_BASE_URL",
-                "SIBOL_SAMPLE_DATA", "SIBOL_DEBUG_CODES", "SIBOL_CORS_ORIGINS", "SIBOL_ADMIN_USERNAME",
-                "SIBOL_ADMIN_EMAIL", "SIBOL_ADMIN_PASSWORD", "RATELIMIT_STORAGE_URI"):
+    for key in (
+        "SECRET_KEY",
+        "DATABASE_URL",
+        "HOST",
+        "PORT",
+        "MAIL_SERVER",
+        "SIBOL_BASE_URL",
+        "SIBOL_SAMPLE_DATA",
+        "SIBOL_DEBUG_CODES",
+        "SIBOL_CORS_ORIGINS",
+        "SIBOL_ADMIN_USERNAME",
+        "SIBOL_ADMIN_EMAIL",
+        "SIBOL_ADMIN_PASSWORD",
+        "RATELIMIT_STORAGE_URI",
+    ):
         monkeypatch.delenv(key, raising=False)
     s = load_settings(str(tmp_path))
     assert s["SIBOL_BASE_URL"] == "http://127.0.0.1:5000"

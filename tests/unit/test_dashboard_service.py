@@ -27,12 +27,16 @@ def test_seeded_sample_gives_the_spec_figures(app):
 def test_seeding_twice_adds_nothing(app):
     dashboard_seed.sample_data()
     household_seed.sample_data()
-    counts = [db.session.scalar(select(func.count()).select_from(m))
-              for m in (WasteCollection, EnergyReading, CollectionSchedule)]
+    counts = [
+        db.session.scalar(select(func.count()).select_from(m))
+        for m in (WasteCollection, EnergyReading, CollectionSchedule)
+    ]
     dashboard_seed.sample_data()
     household_seed.sample_data()
-    assert counts == [db.session.scalar(select(func.count()).select_from(m))
-                      for m in (WasteCollection, EnergyReading, CollectionSchedule)]
+    assert counts == [
+        db.session.scalar(select(func.count()).select_from(m))
+        for m in (WasteCollection, EnergyReading, CollectionSchedule)
+    ]
     assert counts == [9, 6, 5]
 
 
@@ -54,9 +58,9 @@ def test_periods_are_calendar_week_month_and_year():
 
 
 def test_week_sums_streets_and_leaves_out_other_weeks(app):
-    make_waste("A", date(2026, 3, 9), 1000)   # Monday of the anchor's week
-    make_waste("A", date(2026, 3, 15), 500)   # Sunday, the anchor
-    make_waste("B", date(2026, 3, 8), 7000)   # the Sunday before: same month, not the week
+    make_waste("A", date(2026, 3, 9), 1000)  # Monday of the anchor's week
+    make_waste("A", date(2026, 3, 15), 500)  # Sunday, the anchor
+    make_waste("B", date(2026, 3, 8), 7000)  # the Sunday before: same month, not the week
     waste = service.waste_summary()
     assert waste["weekly"]["streets"] == ["A"] and waste["weekly"]["kg"] == [1.5]
     assert waste["monthly"]["kg"] == [1.5, 7] and waste["monthly"]["total_text"] == "8.5"
@@ -76,8 +80,10 @@ def test_energy_shows_january_to_march_of_the_two_latest_years(app):
     db.session.commit()
     energy = service.energy_summary()
     assert energy["months"] == ["January", "February", "March"] and energy["unit"] == "kilowatts"
-    assert energy["series"] == [{"year": 2024, "kilowatts": [10, 20, None]},
-                                {"year": 2025, "kilowatts": [30, 40, 50]}]
+    assert energy["series"] == [
+        {"year": 2024, "kilowatts": [10, 20, None]},
+        {"year": 2025, "kilowatts": [30, 40, 50]},
+    ]
 
 
 def test_schedule_panel_lists_the_next_three_pending_collections(app):
@@ -91,12 +97,15 @@ def test_schedule_panel_lists_the_next_three_pending_collections(app):
     assert panel[0]["staff"] == "Ana" and panel[0]["date"] == late.collection_date
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"street": "", "collectedOn": "2026-01-01", "weightKg": 1}, "street"),
-    ({"street": "A", "collectedOn": "01/01/2026", "weightKg": 1}, "collectedOn"),
-    ({"street": "A", "collectedOn": "2026-01-01", "weightKg": -1}, "weightKg"),
-    ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "heavy"}, "weightKg"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"street": "", "collectedOn": "2026-01-01", "weightKg": 1}, "street"),
+        ({"street": "A", "collectedOn": "01/01/2026", "weightKg": 1}, "collectedOn"),
+        ({"street": "A", "collectedOn": "2026-01-01", "weightKg": -1}, "weightKg"),
+        ({"street": "A", "collectedOn": "2026-01-01", "weightKg": "heavy"}, "weightKg"),
+    ],
+)
 def test_recording_bad_waste_saves_nothing(app, data, field):
     from sibol.errors import Invalid
 

@@ -8,8 +8,18 @@ def test_factory_applies_overrides_and_wires_extensions(database_url):
         assert name in app.extensions, name
     assert hasattr(app, "login_manager")
     rules = {r.rule for r in app.url_map.iter_rules()}
-    assert {"/", "/healthz", "/login", "/dashboard", "/admin", "/sibol-machines", "/household",
-            "/maintenance", "/chat-support", "/api/auth/login"} <= rules
+    assert {
+        "/",
+        "/healthz",
+        "/login",
+        "/dashboard",
+        "/admin",
+        "/sibol-machines",
+        "/household",
+        "/maintenance",
+        "/chat-support",
+        "/api/auth/login",
+    } <= rules
 
 
 def test_two_apps_can_coexist(database_url):

@@ -10,8 +10,18 @@ from sibol.machines import service
 from sibol.models.machines import machine_terms
 from tests.factories import make_machine
 
-NAMES = ("Dig Dig", "dig digester", "Digester 1", "SIBOL digester 10", "Composter", "Mixer dig",
-         "Big Dig 2", "dig", "Shredder 100", "diG DIG dig")
+NAMES = (
+    "Dig Dig",
+    "dig digester",
+    "Digester 1",
+    "SIBOL digester 10",
+    "Composter",
+    "Mixer dig",
+    "Big Dig 2",
+    "dig",
+    "Shredder 100",
+    "diG DIG dig",
+)
 AREAS = ("Purok 1", "Purok 2", "Purok 3")
 
 

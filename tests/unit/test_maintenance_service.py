@@ -29,10 +29,19 @@ def kinds(req) -> list[str]:
     return [e.kind for e in req.events]
 
 
-@pytest.mark.parametrize(("data", "kind"), [
-    (PNG, "image/png"), (JPEG, "image/jpeg"), (GIF, "image/gif"), (WEBP, "image/webp"),
-    (b"%PDF-1.7", None), (b"<svg xmlns=", None), (b"RIFF\x00\x00\x00\x00WAVE", None), (b"", None),
-])
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (PNG, "image/png"),
+        (JPEG, "image/jpeg"),
+        (GIF, "image/gif"),
+        (WEBP, "image/webp"),
+        (b"%PDF-1.7", None),
+        (b"<svg xmlns=", None),
+        (b"RIFF\x00\x00\x00\x00WAVE", None),
+        (b"", None),
+    ],
+)
 def test_images_are_recognised_by_their_magic_bytes(data, kind):
     assert service.sniff_image(data) == kind
 
@@ -40,8 +49,14 @@ def test_images_are_recognised_by_their_magic_bytes(data, kind):
 def test_a_new_request_is_on_going_with_its_image_and_history(app):
     staff = make_account(first_name="Liza", last_name="Soberano")
     operator = make_operator(first_name="Juan", last_name="Dela Cruz")
-    req = make_request(actor=staff, assignee=operator, issue="  Valve leaking  ", priority="Critical",
-                       files=[Upload("photo.png", PNG)], request_number=123456)
+    req = make_request(
+        actor=staff,
+        assignee=operator,
+        issue="  Valve leaking  ",
+        priority="Critical",
+        files=[Upload("photo.png", PNG)],
+        request_number=123456,
+    )
     assert req.request_number == 123456
     assert req.status == "ongoing" and req.priority == "critical" and req.issue == "Valve leaking"
     assert req.request_date == service.manila_today()
@@ -54,27 +69,36 @@ def test_a_new_request_is_on_going_with_its_image_and_history(app):
     assert (service.upload_dir() / attachment.stored_name).read_bytes() == PNG
 
 
-@pytest.mark.parametrize(("changes", "field", "message"), [
-    ({"issue": " "}, "issue", "Issue is required."),
-    ({"issue": "x" * 2001}, "issue", "Issue must be at most 2000 characters."),
-    ({"issue": 42}, "issue", "Issue must be text."),
-    ({"priority": ""}, "priority", "Priority is required."),
-    ({"priority": "whenever"}, "priority", "Priority must be Urgent, Critical or Mild."),
-    ({"priority": 1}, "priority", "Priority must be Urgent, Critical or Mild."),
-    ({"due_date": ""}, "dueDate", "Due date is required."),
-    ({"due_date": "21/11/2026"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
-    ({"due_date": "2026-02-30"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
-    ({"due_date": 20261121}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
-    ({"due_date": "yesterday"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
-    ({"assigned_to": ""}, "assignedTo", "Assigned to is required."),
-    ({"assigned_to": "abc"}, "assignedTo", "Assigned to must be chosen from the list."),
-    ({"assigned_to": 999999}, "assignedTo", "Assigned to must be an active operator."),
-    ({"contact": "0" * 41}, "contactDetails", "Contact detail must be at most 40 characters."),
-])
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"issue": " "}, "issue", "Issue is required."),
+        ({"issue": "x" * 2001}, "issue", "Issue must be at most 2000 characters."),
+        ({"issue": 42}, "issue", "Issue must be text."),
+        ({"priority": ""}, "priority", "Priority is required."),
+        ({"priority": "whenever"}, "priority", "Priority must be Urgent, Critical or Mild."),
+        ({"priority": 1}, "priority", "Priority must be Urgent, Critical or Mild."),
+        ({"due_date": ""}, "dueDate", "Due date is required."),
+        ({"due_date": "21/11/2026"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
+        ({"due_date": "2026-02-30"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
+        ({"due_date": 20261121}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
+        ({"due_date": "yesterday"}, "dueDate", "Due date must be a date (YYYY-MM-DD)."),
+        ({"assigned_to": ""}, "assignedTo", "Assigned to is required."),
+        ({"assigned_to": "abc"}, "assignedTo", "Assigned to must be chosen from the list."),
+        ({"assigned_to": 999999}, "assignedTo", "Assigned to must be an active operator."),
+        ({"contact": "0" * 41}, "contactDetails", "Contact detail must be at most 40 characters."),
+    ],
+)
 def test_bad_input_names_the_field_and_saves_nothing(app, changes, field, message):
     operator = make_operator()
-    values = {"actor": None, "assigned_to": operator.id, "issue": "Leak", "priority": "mild",
-              "due_date": due_in(), "files": [Upload("a.png", PNG)]} | changes
+    values = {
+        "actor": None,
+        "assigned_to": operator.id,
+        "issue": "Leak",
+        "priority": "mild",
+        "due_date": due_in(),
+        "files": [Upload("a.png", PNG)],
+    } | changes
     with pytest.raises(Invalid) as caught:
         service.create_request(**values)
     assert (caught.value.field, caught.value.message) == (field, message)
@@ -86,7 +110,10 @@ def test_due_date_in_the_past_is_refused_but_today_in_manila_is_fine(app):
     yesterday = (service.manila_today() - timedelta(days=1)).isoformat()
     with pytest.raises(Invalid, match="Due date cannot be in the past."):
         make_request(assignee=operator, due=yesterday)
-    assert make_request(assignee=operator, due=service.manila_today().isoformat()).due_date == service.manila_today()
+    assert (
+        make_request(assignee=operator, due=service.manila_today().isoformat()).due_date
+        == service.manila_today()
+    )
 
 
 def test_only_active_operators_can_be_assigned(app):
@@ -147,7 +174,9 @@ def test_when_no_number_is_free_nothing_is_saved(app, monkeypatch):
 def test_renew_sets_a_new_due_date_with_a_remark(app):
     actor = make_account(first_name="Rico", last_name="Blanco")
     req = make_request()
-    renewed = service.renew_request(req.id, actor=actor, due_date=due_in(14), remarks="Parts arrive next week")
+    renewed = service.renew_request(
+        req.id, actor=actor, due_date=due_in(14), remarks="Parts arrive next week"
+    )
     assert renewed.status == "ongoing" and renewed.due_date.isoformat() == due_in(14)
     assert renewed.remarks == "Parts arrive next week"
     event = renewed.events[-1]
@@ -155,11 +184,18 @@ def test_renew_sets_a_new_due_date_with_a_remark(app):
     assert event.due_date.isoformat() == due_in(14)
 
 
-@pytest.mark.parametrize(("due", "remarks", "message"), [
-    ("", "ok", "New due date is required."),
-    ((service.manila_today() - timedelta(days=1)).isoformat(), "ok", "New due date cannot be in the past."),
-    (due_in(3), "  ", "Remarks is required."),
-])
+@pytest.mark.parametrize(
+    ("due", "remarks", "message"),
+    [
+        ("", "ok", "New due date is required."),
+        (
+            (service.manila_today() - timedelta(days=1)).isoformat(),
+            "ok",
+            "New due date cannot be in the past.",
+        ),
+        (due_in(3), "  ", "Remarks is required."),
+    ],
+)
 def test_renew_refuses_bad_input(app, due, remarks, message):
     req = make_request(due=due_in(2))
     with pytest.raises(Invalid, match=message):
@@ -245,7 +281,12 @@ def test_tabs_search_and_filters_apply_to_the_data(app):
     assert numbers(ListQuery(tab="request", priorities=["mild"], statuses=["canceled"])) == [100004]
     assert numbers(ListQuery(tab="pending", statuses=["completed"])) == []
     assert set(numbers(ListQuery(tab="request", periods=["weekly"]))) == {100001, 100002, 100003}
-    assert set(numbers(ListQuery(tab="request", periods=["weekly", "yearly"]))) == {100001, 100002, 100003, 100004}
+    assert set(numbers(ListQuery(tab="request", periods=["weekly", "yearly"]))) == {
+        100001,
+        100002,
+        100003,
+        100004,
+    }
     rows, total = service.list_requests(ListQuery(tab="request"), page=2, per_page=3)
     assert total == 4 and len(rows) == 1
 
@@ -253,13 +294,28 @@ def test_tabs_search_and_filters_apply_to_the_data(app):
 def test_query_parsing_is_lenient_for_pages_and_strict_for_the_api(app):
     from werkzeug.datastructures import MultiDict
 
-    args = MultiDict([("tab", "pending"), ("status", "On-going"), ("status", "nonsense"),
-                      ("priority", "urgent,mild"), ("date", "weekly")])
+    args = MultiDict(
+        [
+            ("tab", "pending"),
+            ("status", "On-going"),
+            ("status", "nonsense"),
+            ("priority", "urgent,mild"),
+            ("date", "weekly"),
+        ]
+    )
     query = service.parse_list_query(args)
     assert (query.tab, query.statuses, query.priorities, query.periods) == (
-        "pending", ["ongoing"], ["urgent", "mild"], ["weekly"])
+        "pending",
+        ["ongoing"],
+        ["urgent", "mild"],
+        ["weekly"],
+    )
     assert [c[2] for c in query.chips()] == [
-        "Status: On-going", "Priority: Urgent", "Priority: Mild", "Request date: Weekly"]
+        "Status: On-going",
+        "Priority: Urgent",
+        "Priority: Mild",
+        "Request date: Weekly",
+    ]
     assert service.parse_list_query(MultiDict([("tab", "bogus")])).tab == "complete"
     with pytest.raises(Invalid) as caught:
         service.parse_list_query(args, strict=True)

@@ -14,8 +14,16 @@ def test_hashes_are_argon2id_and_verify():
 
 @pytest.mark.parametrize(
     ("password", "label"),
-    [("", "Very weak"), ("a", "Very weak"), ("ab", "Very weak"), ("aB", "Weak"), ("aB1", "Medium"),
-     ("aB1!", "Strong"), ("aB1!aaaa", "Very strong"), ("abcdefgh", "Weak")],
+    [
+        ("", "Very weak"),
+        ("a", "Very weak"),
+        ("ab", "Very weak"),
+        ("aB", "Weak"),
+        ("aB1", "Medium"),
+        ("aB1!", "Strong"),
+        ("aB1!aaaa", "Very strong"),
+        ("abcdefgh", "Weak"),
+    ],
 )
 def test_strength_labels_follow_rules_met(password, label):
     assert strength_label(password) == label
