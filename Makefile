@@ -14,7 +14,7 @@ NODE_STAMP := node_modules/.installed
 MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: run dev test test-py test-js test-db bench lint format migrate seed build deps clean
+.PHONY: run dev test test-py test-js test-db test-cluster bench lint format migrate seed build deps clean
 
 $(PY_STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -62,6 +62,11 @@ test-js: $(NODE_STAMP)
 test-db: deps build
 	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
 	$(PY) -m pytest -m "not browser" tests/unit tests/api
+
+# A three-node MariaDB Galera cluster on loopback behind HAProxy; a node is killed mid-stream.
+# Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy.
+test-cluster: deps build
+	SIBOL_CLUSTER_TEST=1 $(PY) -m pytest -p no:cacheprovider tests/cluster
 
 bench: deps build
 	$(PY) bench/run.py
