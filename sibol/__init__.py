@@ -18,6 +18,7 @@ from .assets import init_assets
 from .config import load_settings
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
+from .retry import install_write_retry
 from .security import install_security
 from .templating import init_templating
 
@@ -53,6 +54,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.url_map.converters["int"] = DatabaseId  # before any route is added
     register_blueprints(app)
     register_error_handlers(app)
+    install_write_retry(app)
     register_cli(app)
     init_assets(app)
     init_templating(app)

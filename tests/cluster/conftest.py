@@ -9,7 +9,7 @@ import pytest
 from tests.cluster.galera import GaleraCluster, missing_tools
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     if os.environ.get("SIBOL_CLUSTER_TEST") != "1":
         pytest.skip("the Galera cluster test runs with `make test-cluster`")

@@ -122,3 +122,64 @@ def test_a_node_dies_mid_stream(cluster: GaleraCluster, tmp_path):
     finally:
         for server in servers:
             server.stop()
+
+
+def test_writes_to_two_nodes_at_once_are_retried_not_lost(cluster: GaleraCluster, tmp_path):
+    """Each app server on its own node, both changing one machine: Galera refuses one of two
+    conflicting commits (a certification failure, error 1213); the app runs that request again."""
+    first, second, _ = cluster.nodes
+    database = "sibol_conflicts"
+    import MySQLdb
+
+    conn = MySQLdb.connect(host="127.0.0.1", port=first.port, user="root")
+    conn.cursor().execute(f"CREATE DATABASE {database} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
+    conn.close()
+    setup_database(server_env(first.url(database)))
+    servers = [
+        AppServer(server_env(node.url(database)), workers=2, log=tmp_path / f"app{node.number}.log").start()
+        for node in (first, second)
+    ]
+    try:
+        login = requests.post(
+            f"{servers[0].url}/api/auth/login",
+            json={"username": "admin", "password": "Admin-pass1!"},
+            timeout=10,
+        )
+        headers = {"Authorization": f"Bearer {login.json()['token']}"}
+        areas = requests.get(f"{servers[0].url}/api/machines/areas", headers=headers, timeout=10).json()
+        area_id = (areas.get("data") if isinstance(areas, dict) else areas)[0]["Area_id"]
+        created = requests.post(
+            f"{servers[0].url}/api/machines",
+            json={"areaId": area_id, "name": "shared"},
+            headers=headers,
+            timeout=10,
+        )
+        machine_id = created.json()["data"]["machine_id"]
+        statuses: list[int] = []
+        lock = threading.Lock()
+
+        def editor(n: int) -> None:
+            session = requests.Session()
+            for i in range(20):
+                res = session.put(
+                    f"{servers[(n + i) % 2].url}/api/machines/{machine_id}",
+                    json={"name": f"edit-{n}-{i}", "areaId": area_id},
+                    headers=headers,
+                    timeout=20,
+                )
+                with lock:
+                    statuses.append(res.status_code)
+
+        threads = [threading.Thread(target=editor, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert len(statuses) == 160
+        refused = [s for s in statuses if s != 200]
+        assert not refused, f"{len(refused)} of 160 concurrent edits failed: {sorted(set(refused))}"
+        log = "".join((tmp_path / f"app{n}.log").read_text() for n in (1, 2))
+        print(f"retried after a conflict: {log.count('retrying PUT')} times")
+    finally:
+        for server in servers:
+            server.stop()
