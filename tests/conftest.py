@@ -7,6 +7,7 @@ tests/browser (tests/browser/conftest.py). `make test-db` reruns `-m "db and not
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import delete
 
 from sibol import create_app, seed
 from sibol.extensions import db, limiter
+from tests.auth_oauth_provider import OAuthProvider
 
 TEST_DB_ENV = "SIBOL_TEST_DATABASE_URL"
 SYSTEM_TESTS = Path(__file__).parent / "system"
@@ -123,10 +125,8 @@ def login(client):
 
 
 @pytest.fixture(scope="module")
-def provider():
+def provider() -> Iterator[OAuthProvider]:
     """A local OAuth provider standing in for Google, on a real HTTP server in a thread."""
-    from tests.auth_oauth_provider import OAuthProvider
-
     p = OAuthProvider().start()
     yield p
     p.stop()

@@ -6,6 +6,7 @@ import os
 import tempfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.factories import DEFAULT_PASSWORD
@@ -14,7 +15,7 @@ CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
-def make_driver(binary: str, *, javascript: bool = True):
+def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -43,7 +44,7 @@ def make_driver(binary: str, *, javascript: bool = True):
     return driver
 
 
-def sign_in(driver, base: str, username: str, password: str = DEFAULT_PASSWORD) -> None:
+def sign_in(driver: WebDriver, base: str, username: str, password: str = DEFAULT_PASSWORD) -> None:
     """Fill the /login form and submit it (with or without JavaScript); returns once the browser
     has left /login. Tests of the sign-in page itself drive the form step by step instead."""
     driver.get(f"{base}/login")
