@@ -61,7 +61,7 @@ test-js: $(NODE_STAMP)
 # The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL.
 test-db: deps build
 	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
-	$(PY) -m pytest -m "not browser" tests/unit tests/api
+	$(PY) -m pytest -m "db and not browser" tests/unit tests/api tests/system
 
 # A three-node MariaDB Galera cluster on loopback behind HAProxy; a node is killed mid-stream.
 # Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy.

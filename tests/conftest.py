@@ -1,16 +1,33 @@
-"""Fixtures: a fresh database per test (SQLite file, or MariaDB with SIBOL_TEST_DATABASE_URL)."""
+"""Fixtures: a fresh database per test (SQLite file, or MariaDB with SIBOL_TEST_DATABASE_URL).
+
+Markers: `db` is put here on every test that talks to a database, `browser` on every test under
+tests/browser (tests/browser/conftest.py). `make test-db` reruns `-m "db and not browser"` on MariaDB.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import delete
 
 from sibol import create_app, seed
 from sibol.extensions import db, limiter
+from tests.auth_oauth_provider import OAuthProvider
 
 TEST_DB_ENV = "SIBOL_TEST_DATABASE_URL"
+SYSTEM_TESTS = Path(__file__).parent / "system"
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `db` the tests that use the session database (`app`, `client` and `live_app` build on
+    `database_url`) and the system tests (each starts servers on a database of its own)."""
+    for item in items:
+        if "database_url" in getattr(item, "fixturenames", ()) or SYSTEM_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.db)
 
 
 def test_database_url(tmp_path_factory) -> str:
@@ -105,3 +122,11 @@ def login(client):
         return res
 
     return do
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[OAuthProvider]:
+    """A local OAuth provider standing in for Google, on a real HTTP server in a thread."""
+    p = OAuthProvider().start()
+    yield p
+    p.stop()

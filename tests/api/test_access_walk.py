@@ -17,7 +17,6 @@ from sibol.extensions import db
 from sibol.models import AccountStatus, ModuleId, RoleId
 from tests.factories import make_account, token_for
 from tests.factories_admin import (
-    fresh_identity_per_request,
     make_disabled,
     make_pending,
     session_client,
@@ -34,9 +33,7 @@ ROLE_OF = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def url_for_rule(rule: Rule) -> str:

@@ -13,12 +13,9 @@ from sibol.models.admin import AuditEntry
 from sibol.models.auth import AccountToken, TokenPurpose
 from sibol.passwords import meets_password_rule
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin
-from tests.factories_admin import fresh_identity_per_request, make_pending
+from tests.factories_admin import make_pending
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 @pytest.fixture

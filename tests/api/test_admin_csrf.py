@@ -9,7 +9,7 @@ import pytest
 from sibol.extensions import db
 from sibol.models import Account
 from tests.factories import make_account, make_admin
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 
 
 @pytest.fixture
@@ -17,9 +17,7 @@ def app_overrides():
     return {"WTF_CSRF_ENABLED": True}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def test_form_post_without_token_is_refused_and_with_it_works(app):

@@ -12,12 +12,9 @@ from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, RoleId
 from sibol.models.admin import AuditEntry
 from tests.factories import make_account, make_admin
-from tests.factories_admin import fresh_identity_per_request, make_pending
+from tests.factories_admin import make_pending
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 @pytest.fixture

@@ -9,16 +9,8 @@ from sqlalchemy import select
 
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus, ApiToken
-from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import make_account
 from tests.factories_auth import signup_body
-
-
-@pytest.fixture(scope="module")
-def provider():
-    p = OAuthProvider().start()
-    yield p
-    p.stop()
 
 
 @pytest.fixture

@@ -13,16 +13,6 @@ from tests.factories import make_account
 from tests.factories_household import make_member, make_reward, make_schedule, png_bytes
 
 
-@pytest.fixture
-def staff(app):
-    return make_account(role=RoleId.STAFF)
-
-
-@pytest.fixture
-def headers(api_headers, staff):
-    return api_headers(staff)
-
-
 def count(model) -> int:
     return db.session.scalar(select(func.count()).select_from(model))
 

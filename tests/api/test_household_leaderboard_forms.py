@@ -13,13 +13,6 @@ from tests.factories_household import make_member, make_reward
 from tests.support.html import page, rows
 
 
-@pytest.fixture
-def signed_in(client, login):
-    user = make_account(role=RoleId.STAFF)
-    login(user)
-    return user
-
-
 def dialog(html: str, dialog_id: str) -> str:
     """The <dialog> element's HTML; fails if it is not rendered open."""
     match = re.search(rf'<dialog id="{dialog_id}"[^>]*>(.*?)</dialog>', html, re.S)

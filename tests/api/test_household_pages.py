@@ -4,7 +4,6 @@ import io
 import re
 from pathlib import Path
 
-import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db
@@ -13,13 +12,6 @@ from sibol.models import CollectionSchedule, PointRule, Reward, RoleId
 from tests.factories import make_account
 from tests.factories_household import make_member, make_reward, make_schedule, png_bytes
 from tests.support.html import page, rows
-
-
-@pytest.fixture
-def signed_in(client, login):
-    user = make_account(role=RoleId.STAFF)
-    login(user)
-    return user
 
 
 def count(model) -> int:

@@ -12,16 +12,6 @@ from tests.factories import make_account, make_machine
 from tests.factories_machines import area_id, make_additive, make_container, status_id
 
 
-@pytest.fixture
-def staff(app):
-    return make_account(role=RoleId.STAFF)
-
-
-@pytest.fixture
-def headers(api_headers, staff):
-    return api_headers(staff)
-
-
 def machine_count() -> int:
     return db.session.scalar(select(func.count()).select_from(Machine))
 

@@ -31,11 +31,6 @@ def staff():
     return make_account(role=RoleId.STAFF, first_name="Liza", last_name="Cruz")
 
 
-@pytest.fixture
-def headers(api_headers, staff):
-    return api_headers(staff)
-
-
 def form(operator, **changes) -> dict:
     data = {
         "assignedTo": str(operator.id),

@@ -1,10 +1,11 @@
-"""Browser fixtures: the app on a real WSGI server in a thread, and headless Chromium."""
+"""Browser fixtures: the app on a real WSGI server in a thread, and headless Chromium.
+
+Sign in with tests.support.browser.sign_in; every test here is marked `browser`."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import threading
 from pathlib import Path
 
@@ -14,11 +15,17 @@ from werkzeug.serving import make_server
 from sibol import create_app, seed
 from sibol.extensions import db, limiter
 from tests.conftest import base_overrides, empty_all_tables
+from tests.support.browser import CHROMEDRIVER, CHROMIUM, make_driver
 
-CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
+BROWSER_TESTS = Path(__file__).parent
 
-pytestmark = pytest.mark.browser
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser is a `browser` test (a conftest's pytestmark marks nothing)."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 def _browser_missing() -> str | None:
@@ -89,35 +96,6 @@ def live_server(live_app):
 def in_app(live_app):
     """Run database set-up for a browser test: `with in_app(): make_account(...)`."""
     return live_app.app_context
-
-
-def make_driver(binary: str, *, javascript: bool = True):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    profile = tempfile.mkdtemp(prefix="sibol-chrome-")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    driver.sibol_profile = profile
-    return driver
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -14,9 +13,9 @@ from sqlalchemy import select
 
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus, RoleId
-from tests.browser.conftest import make_driver
-from tests.factories import DEFAULT_PASSWORD, make_account, make_admin
+from tests.factories import make_account, make_admin
 from tests.factories_admin import make_pending
+from tests.support.browser import make_driver, sign_in
 
 WAIT = 10
 
@@ -24,14 +23,6 @@ WAIT = 10
 def wait(driver, timeout: float = WAIT) -> WebDriverWait:
     # The list reloads under us after each action: a row found a moment ago may be gone.
     return WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,))
-
-
-def sign_in(driver, base: str, username: str, password: str = DEFAULT_PASSWORD) -> None:
-    driver.get(f"{base}/login")
-    driver.find_element(By.ID, "username").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.ID, "sign-in").click()
-    wait(driver).until(lambda d: "/login" not in d.current_url)
 
 
 def island_ready(driver) -> None:
@@ -262,6 +253,3 @@ def test_table_and_actions_without_javascript(live_server, browser_nojs, in_app)
             db.session.scalar(select(Account).where(Account.username == "waiting")).rejection_reason
             == "Unknown person"
         )
-
-
-pytestmark = pytest.mark.browser

@@ -14,7 +14,6 @@ from sqlalchemy import select
 from sibol.auth import service
 from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, ApiToken
-from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_auth import code_in, link_in
 
@@ -224,13 +223,6 @@ def test_forgot_password_with_the_emailed_code_typed_and_pasted(live_server, bro
     wait(browser).until(EC.invisibility_of_element_located((By.ID, "forgot-password")))
 
     sign_in_with_js(browser, live_server.url, username, "abcDEF1!xy")
-
-
-@pytest.fixture(scope="module")
-def provider():
-    p = OAuthProvider().start()
-    yield p
-    p.stop()
 
 
 @pytest.fixture

@@ -5,15 +5,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
-from tests.factories import DEFAULT_PASSWORD, make_account
-
-
-def sign_in(browser, live_server, username):
-    browser.get(f"{live_server.url}/login")
-    browser.find_element(By.NAME, "username").send_keys(username)
-    browser.find_element(By.NAME, "password").send_keys(DEFAULT_PASSWORD)
-    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    WebDriverWait(browser, 10).until(lambda d: "/dashboard" in d.current_url)
+from tests.factories import make_account
+from tests.support.browser import sign_in
 
 
 def test_totals_switch_by_period_and_the_process_panel_advances(live_server, browser, in_app):
@@ -21,7 +14,7 @@ def test_totals_switch_by_period_and_the_process_panel_advances(live_server, bro
         dashboard_seed.sample_data()
         household_seed.sample_data()
         username = make_account(first_name="Liza").username
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     wait = WebDriverWait(browser, 10)
     total = browser.find_element(By.CSS_SELECTOR, "[data-waste-total]")
     assert total.text == "4"

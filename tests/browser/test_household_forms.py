@@ -6,9 +6,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.browser.test_dashboard_panels import sign_in
-from tests.factories import DEFAULT_PASSWORD, make_account
+from tests.factories import make_account
 from tests.factories_household import make_schedule, png_bytes
+from tests.support.browser import sign_in
 
 
 def first_row(browser, table="schedule-table"):
@@ -18,7 +18,7 @@ def first_row(browser, table="schedule-table"):
 def test_add_a_schedule_then_edit_its_areas_with_chips(live_server, browser, in_app):
     with in_app():
         username = make_account().username
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
     wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(f"{live_server.url}/household")
@@ -59,7 +59,7 @@ def test_add_a_reward_with_an_image(live_server, browser, in_app, tmp_path):
         username = make_account().username
     image = tmp_path / "rice.png"
     image.write_bytes(png_bytes(8, 8))
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     wait = WebDriverWait(browser, 10)
     browser.get(f"{live_server.url}/household?tab=rewards")
     browser.find_element(By.LINK_TEXT, "Add Reward").click()
@@ -87,7 +87,7 @@ def test_add_a_reward_with_an_image(live_server, browser, in_app, tmp_path):
 def test_point_rule_survives_a_reload(live_server, browser, in_app):
     with in_app():
         username = make_account().username
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     wait = WebDriverWait(browser, 10)
     browser.get(f"{live_server.url}/household?tab=points")
     kg, points = browser.find_element(By.ID, "wasteKg"), browser.find_element(By.ID, "points")
@@ -112,7 +112,7 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
         make_schedule(areas=("Purok 1",), person="Ana Cruz", status="Collected")
         make_schedule(areas=("Package 2",), person="Ben Reyes")
         make_schedule(areas=("Purok 3",), person="Cora Lim")
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
     wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(f"{live_server.url}/household")
@@ -141,10 +141,7 @@ def test_add_schedule_without_javascript(live_server, browser_nojs, in_app):
     with in_app():
         username = make_account().username
     browser = browser_nojs
-    browser.get(f"{live_server.url}/login")
-    browser.find_element(By.NAME, "username").send_keys(username)
-    browser.find_element(By.NAME, "password").send_keys(DEFAULT_PASSWORD, Keys.ENTER)
-    WebDriverWait(browser, 10).until(lambda d: "/dashboard" in d.current_url)
+    sign_in(browser, live_server.url, username)
     assert "No waste collections recorded yet." in browser.page_source  # the dashboard renders without JS
     browser.get(f"{live_server.url}/household")
     browser.find_element(By.LINK_TEXT, "Add Schedule").click()  # a link: the server opens the dialog

@@ -5,9 +5,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.browser.test_dashboard_panels import sign_in
 from tests.factories import make_account
 from tests.factories_household import make_reward
+from tests.support.browser import sign_in
 
 
 def table_rows(browser, table: str) -> list[list[str]]:
@@ -21,7 +21,7 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
     with in_app():
         username = make_account().username
         make_reward("Rice (5 kg)", points=500)
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
 
     browser.get(f"{live_server.url}/household?tab=leaderboard")

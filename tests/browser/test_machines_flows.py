@@ -9,8 +9,9 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from sibol.models import RoleId
-from tests.factories import DEFAULT_PASSWORD, make_account, make_machine
+from tests.factories import make_account, make_machine
 from tests.factories_machines import make_additive, make_container, status_id
+from tests.support.browser import sign_in
 
 
 def wait(browser, timeout: float = 10):
@@ -18,15 +19,11 @@ def wait(browser, timeout: float = 10):
     return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
 
 
-def sign_in(browser, live_server, in_app, next_path: str):
+def open_as_staff(browser, live_server, in_app, next_path: str):
     with in_app():
         account = make_account(role=RoleId.STAFF)
         username = account.username
-    browser.get(f"{live_server.url}/login")
-    browser.find_element(By.ID, "username").send_keys(username)
-    browser.find_element(By.ID, "password").send_keys(DEFAULT_PASSWORD)
-    browser.find_element(By.ID, "sign-in").click()
-    wait(browser).until(EC.url_contains("/dashboard"))
+    sign_in(browser, live_server.url, username)
     browser.get(f"{live_server.url}{next_path}")
 
 
@@ -73,7 +70,7 @@ def edit(browser, machine_id: int, *, name=None, area=None, status=None):
 def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app):
     with in_app():
         make_machine("Existing Composter", area="Purok 1", status_id=status_id("Active"))
-    sign_in(browser, live_server, in_app, "/sibol-machines?tab=machines")
+    open_as_staff(browser, live_server, in_app, "/sibol-machines?tab=machines")
     assert "Existing Composter" in loaded(browser)
 
     browser.find_element(By.ID, "machines-add").click()
@@ -100,7 +97,7 @@ def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app
 
 
 def test_error_banner_when_the_machines_call_fails(live_server, browser, in_app):
-    sign_in(browser, live_server, in_app, "/sibol-machines?tab=machines")
+    open_as_staff(browser, live_server, in_app, "/sibol-machines?tab=machines")
     loaded(browser)
     # A stale bearer token makes every /api call anonymous: the server refuses with 401.
     browser.execute_script("localStorage.setItem('token', 'stale-token')")
@@ -120,7 +117,7 @@ def test_rows_follow_the_selector_and_the_add_forms_save(live_server, browser, i
         make_additive(beta, chemical_input="Urea")
         make_container(alpha, container_no="WC-ALPHA")
         beta_id = beta.id
-    sign_in(browser, live_server, in_app, "/sibol-machines")
+    open_as_staff(browser, live_server, in_app, "/sibol-machines")
     table = browser.find_element(By.ID, "chemical-additives")
     assert "Lime" in table.text and "Urea" not in table.text
 
@@ -162,7 +159,7 @@ def test_machines_and_rows_read_without_javascript(live_server, browser_nojs, in
         machine = make_machine("Plain Digester", area="Purok 3")
         make_additive(machine, chemical_input="Lime")
         machine_id = machine.id
-    sign_in(browser_nojs, live_server, in_app, "/sibol-machines?tab=machines")
+    open_as_staff(browser_nojs, live_server, in_app, "/sibol-machines?tab=machines")
     assert f"#{machine_id} Plain Digester Purok 3 No Status" in table_text(browser_nojs).replace("\n", " ")
     browser_nojs.find_element(By.LINK_TEXT, "Chemical Additives").click()
     assert "Lime" in browser_nojs.find_element(By.ID, "chemical-additives").text

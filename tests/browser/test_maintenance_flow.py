@@ -10,8 +10,9 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from sibol.maintenance import seed
-from tests.factories import DEFAULT_PASSWORD, make_account
+from tests.factories import make_account
 from tests.factories_maintenance import due_in, make_operator
+from tests.support.browser import sign_in
 
 
 def tiny_png() -> bytes:
@@ -31,14 +32,6 @@ def tiny_png() -> bytes:
 
 def wait(browser, timeout: float = 10) -> WebDriverWait:
     return WebDriverWait(browser, timeout)
-
-
-def sign_in(browser, server, username: str) -> None:
-    browser.get(f"{server.url}/login")
-    browser.find_element(By.ID, "username").send_keys(username)
-    browser.find_element(By.ID, "password").send_keys(DEFAULT_PASSWORD)
-    browser.find_element(By.ID, "sign-in").click()
-    wait(browser).until(EC.url_contains("/dashboard"))
 
 
 def set_value(browser, element, value: str) -> None:
@@ -76,7 +69,7 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
         make_operator(first_name="Ana", last_name="Bautista")
     image = tmp_path / "pump.png"
     image.write_bytes(tiny_png())
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
 
     browser.get(f"{live_server.url}/maintenance?tab=request")
     browser.find_element(By.ID, "mnt-new-button").click()
@@ -144,7 +137,7 @@ def test_filter_by_priority_and_status_then_remove_a_chip(live_server, browser, 
     with in_app():
         username = make_account().username
         seed.sample_data()
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     browser.get(f"{live_server.url}/maintenance?tab=request")
     all_rows = len(browser.find_elements(By.CSS_SELECTOR, "tr.mnt-row"))
     assert all_rows == len(seed.SAMPLE_REQUESTS)

@@ -7,11 +7,10 @@ from sqlalchemy import text
 
 from sibol import create_app
 from sibol.extensions import db
-from tests.api.test_migrations import fresh_database_url  # noqa: F401 - the fixture
 from tests.conftest import base_overrides
 
 
-def test_upgrade_backfills_search_terms(fresh_database_url):  # noqa: F811
+def test_upgrade_backfills_search_terms(fresh_database_url):
     app = create_app(base_overrides(fresh_database_url))
     with app.app_context():
         upgrade(revision="0002_account_tokens")

@@ -11,15 +11,6 @@ from sqlalchemy import inspect, text
 from sibol import create_app, seed
 from sibol.extensions import db
 from tests.conftest import base_overrides
-from tests.support.servers import drop_database, fresh_database
-
-
-@pytest.fixture
-def fresh_database_url(tmp_path):
-    """An empty database of the kind under test (a second MariaDB database in CI)."""
-    url = fresh_database(tmp_path, "migrations")
-    yield url
-    drop_database(url)
 
 
 def test_upgrade_builds_the_models_schema_without_drift(fresh_database_url):

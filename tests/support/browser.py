@@ -1,0 +1,54 @@
+"""Driving headless Chromium: starting a driver, and the one way tests sign in through /login."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.factories import DEFAULT_PASSWORD
+
+CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    profile = tempfile.mkdtemp(prefix="sibol-chrome-")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.sibol_profile = profile
+    return driver
+
+
+def sign_in(driver: WebDriver, base: str, username: str, password: str = DEFAULT_PASSWORD) -> None:
+    """Fill the /login form and submit it (with or without JavaScript); returns once the browser
+    has left /login. Tests of the sign-in page itself drive the form step by step instead."""
+    driver.get(f"{base}/login")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.ID, "sign-in").click()
+    WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
