@@ -9,9 +9,13 @@ redirect is what it always was.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import current_app
+
+Query = Mapping[str, Any] | None
 
 # The routes the spec's client has (spec section 2); anything else stays on our pages.
 CLIENT_ROUTES = frozenset({"/login", "/signup", "/email-verification", "/pending-approval", "/dashboard"})
@@ -22,7 +26,7 @@ def client_base() -> str | None:
     return current_app.config.get("SIBOL_CLIENT_URL") or None
 
 
-def _with(path: str, query: dict[str, str] | None, fragment: dict[str, str] | None) -> str:
+def _with(path: str, query: Query, fragment: Query) -> str:
     target = path
     if query:
         target += "?" + urlencode(query)
@@ -31,15 +35,13 @@ def _with(path: str, query: dict[str, str] | None, fragment: dict[str, str] | No
     return target
 
 
-def redirect_target(
-    path: str, query: dict[str, str] | None = None, fragment: dict[str, str] | None = None
-) -> str:
+def redirect_target(path: str, query: Query = None, fragment: Query = None) -> str:
     """For a redirect: the client's route when configured, else our own page (a relative path)."""
     base = client_base() if path in CLIENT_ROUTES else None
     return (base or "") + _with(path, query, fragment)
 
 
-def email_link(path: str, query: dict[str, str] | None = None) -> str:
+def email_link(path: str, query: Query = None) -> str:
     """For an e-mail: an absolute address on the client when configured, else on our pages."""
     base = client_base() if path in CLIENT_ROUTES else None
     return (base or current_app.config["SIBOL_BASE_URL"]) + _with(path, query, None)

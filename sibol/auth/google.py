@@ -93,12 +93,12 @@ def _on_authorized(blueprint, token):
 
 def outcome_response(outcome: service.GoogleOutcome, info: dict):
     """The redirect for each outcome: our pages, or the spec's client when SIBOL_CLIENT_URL is set."""
-    if outcome.kind == "active":
-        raw = service.start_session(outcome.account, with_token=True)
-        fragment = {"token": raw or "", "user": json.dumps(user_json(outcome.account))}
+    account = outcome.account
+    if outcome.kind == "active" and account is not None:
+        raw = service.start_session(account, with_token=True)
+        fragment = {"token": raw or "", "user": json.dumps(user_json(account))}
         return redirect(redirect_target("/dashboard", fragment=fragment))
-    if outcome.kind == "pending":
-        account = outcome.account
+    if outcome.kind == "pending" and account is not None:
         query = {"email": account.email, "username": account.username, "sso": "google"}
         return redirect(redirect_target("/pending-approval", query))
     if outcome.kind == "signup":
