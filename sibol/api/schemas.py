@@ -12,8 +12,9 @@ Keyed by (endpoint, method):
   "errors"           the error statuses it may answer besides 401/403 (default 400, 404, 405, 415)
   "also"             further non-error statuses
 
-Every write (any method but GET) may answer 400: a browser session cookie without its CSRF
-token is refused before the view runs. Aliases the views also accept (e.g. "Email" or "email")
+Every write (any method but GET) may answer 400: a browser session cookie that carries a
+signed-in account (or any cookie with a body that is not JSON) without its CSRF token is refused
+before the view runs; an anonymous cookie with a JSON body passes (issue 19). Aliases the views also accept (e.g. "Email" or "email")
 are named in descriptions; the schemas list the spelling the spec's client sends.
 """
 
