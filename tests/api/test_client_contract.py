@@ -58,12 +58,11 @@ def test_anonymous_cookie_json_calls_need_no_csrf_token(client):
 
 @pytest.mark.parametrize("app_overrides", [CSRF_ON])
 def test_signed_in_cookie_still_needs_the_csrf_header(client):
+    """The client's own sign-in (exempt while the cookie is anonymous) signs the cookie in too."""
     user = make_account()
     token = csrf_token_of_page(client)
-    signed_in = client.post(
-        "/login", data={"username": user.username, "password": DEFAULT_PASSWORD, "csrf_token": token}
-    )
-    assert signed_in.status_code == 302
+    signed_in = client.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
+    assert signed_in.status_code == 200
     body = {"areaId": area_id("Purok 1")}
     refused = client.post("/api/machines", json=body)
     assert refused.status_code == 400 and refused.json["message"] == EXPIRED
@@ -129,30 +128,28 @@ def test_approval_mail_signs_in_on_the_client_and_sets_the_password_on_our_page(
     assert CLIENT not in sets_password.body
 
 
-@pytest.fixture(scope="module")
-def provider():
-    p = OAuthProvider().start()
-    yield p
-    p.stop()
-
-
 @pytest.fixture
-def google_client(database_url, provider, monkeypatch, tmp_path):
-    """An app with Google sign-in against the local provider and the client's address set."""
+def google(database_url, monkeypatch, tmp_path):
+    """(test client, provider): an app with Google sign-in against a local provider and the
+    client's address set."""
     from sibol import create_app, seed
     from tests.conftest import base_overrides, empty_all_tables
 
-    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
-    provider.refuse = False
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the local provider speaks http
+    provider = OAuthProvider().start()
     app = create_app(base_overrides(database_url, **provider.config(), **WITH_CLIENT))
-    with app.app_context():
-        empty_all_tables()
-        seed.reference_data()
-        yield app.test_client()
-        db.session.remove()
+    try:
+        with app.app_context():
+            empty_all_tables()
+            seed.reference_data()
+            yield app.test_client(), provider
+            db.session.remove()
+    finally:
+        provider.stop()
 
 
-def test_google_sign_in_hands_the_token_to_the_clients_dashboard(google_client, provider):
+def test_google_sign_in_hands_the_token_to_the_clients_dashboard(google):
+    google_client, provider = google
     account = make_account(email="ana@example.test")
     res = google_flow(google_client, provider, google_user())
     location = urlsplit(res.headers["Location"])
@@ -164,7 +161,8 @@ def test_google_sign_in_hands_the_token_to_the_clients_dashboard(google_client, 
     assert allowed.status_code == 200
 
 
-def test_google_outcomes_lead_to_the_clients_routes(google_client, provider):
+def test_google_outcomes_lead_to_the_clients_routes(google):
+    google_client, provider = google
     res = google_flow(google_client, provider, google_user("new@example.test", "g-1"))
     location = urlsplit(res.headers["Location"])
     assert f"{location.scheme}://{location.netloc}{location.path}" == f"{CLIENT}/signup"
