@@ -18,9 +18,10 @@ from urllib.parse import urlencode
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from sqlalchemy import select
 
-from sibol.extensions import db
-from sibol.models import Machine
+from sibol.extensions import db, mail
+from sibol.models import Account, AccountStatus, Machine
 from tests.factories import DEFAULT_PASSWORD, make_admin, make_machine
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id, status_id
@@ -29,7 +30,14 @@ PAGE_DIR = Path(__file__).parent / "spec_client"
 EXPIRED = "The form expired or its security token is missing. Reload the page and try again."
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
+class ClientHandler(SimpleHTTPRequestHandler):
+    """Serves the stand-in's files; its routes (/email-verification, ...) get index.html, as a
+    single-page client's host does."""
+
+    def translate_path(self, path: str) -> str:
+        served = super().translate_path(path)
+        return served if Path(served).is_file() else str(PAGE_DIR / "index.html")
+
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
         pass
 
@@ -37,7 +45,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 @pytest.fixture
 def client_origin():
     """The second origin: a plain static server for tests/browser/spec_client/ on another port."""
-    handler = functools.partial(QuietHandler, directory=str(PAGE_DIR))
+    handler = functools.partial(ClientHandler, directory=str(PAGE_DIR))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -65,9 +73,9 @@ def test_spec_client_on_another_origin_works_after_visiting_our_pages(
     assert "session" in {cookie["name"] for cookie in browser.get_cookies()}
 
     query = {"api": live_server.url, "email": "boss@example.test", "password": DEFAULT_PASSWORD, **ids}
-    browser.get(f"{client_origin}/index.html?{urlencode(query)}")
-    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-done"))
-    steps = {r["step"]: r for r in json.loads(browser.find_element(By.ID, "results").text)}
+    with mail.record_messages() as outbox:
+        browser.get(f"{client_origin}/index.html?{urlencode(query)}")
+        steps = results_of(browser)
 
     def answered(step: str, status: int) -> dict:
         assert steps[step]["status"] == status, steps[step]
@@ -93,3 +101,22 @@ def test_spec_client_on_another_origin_works_after_visiting_our_pages(
     # What a person sees on the client's page: every step with its answer.
     table = browser.find_element(By.ID, "steps").text
     assert "signup 201 Registration successful. Check your email to verify your address." in table
+
+    # The verification e-mail leads to the client (SIBOL_CLIENT_URL), whose page verifies the link.
+    sent = [m for m in outbox if m.recipients == ["rosa.lim@example.test"]]
+    assert len(sent) == 2  # sign-up, then resend (whose link replaces the first)
+    verification = sent[-1]
+    link = next(word for word in verification.body.split() if "/email-verification?" in word)
+    assert link.startswith(f"{client_origin}/email-verification?token=")
+    browser.get(link)
+    verified = results_of(browser)["verify-email"]
+    assert verified["status"] == 200 and verified["payload"]["email"] == "rosa.lim@example.test"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Verifying rosa.lim@example.test"
+    with in_app():
+        rosa = db.session.scalar(select(Account).where(Account.email == "rosa.lim@example.test"))
+        assert rosa.status == AccountStatus.PENDING
+
+
+def results_of(browser) -> dict[str, dict]:
+    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-done"))
+    return {r["step"]: r for r in json.loads(browser.find_element(By.ID, "results").text)}
