@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 
 from flask import Flask, g, request, session
-from flask_login import AnonymousUserMixin
+from flask_login import AnonymousUserMixin, current_user
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
@@ -137,8 +137,15 @@ def register_request_hooks(app: Flask) -> None:
             return
         if g.get("sibol_bearer"):
             return  # a bearer token cannot be sent by another site's form
-        if request.path.startswith("/api/") and app.config["SESSION_COOKIE_NAME"] not in request.cookies:
-            return  # no cookie, no ambient authority to forge (API clients such as a mobile app)
+        if request.url_rule is None:
+            return  # no route (404/405): nothing runs, and the error answers as JSON where asked
+        if request.path.startswith("/api/"):
+            if app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+                return  # no cookie, no ambient authority to forge (API clients such as a mobile app)
+            if request.is_json and not current_user.is_authenticated:
+                # A cookie that carries no signed-in account gives no authority to forge, and
+                # another site cannot send a JSON body without a CORS preflight (issue 19).
+                return
         if not app.config.get("WTF_CSRF_ENABLED", True):
             return
         csrf.protect()
@@ -165,6 +172,8 @@ def register_blueprints(app: Flask) -> None:
                 raise
             continue
         api.register_blueprint(api_module.bp)
+        for extra in getattr(api_module, "API_BLUEPRINTS", ()):  # a feature's routes outside its prefix
+            api.register_blueprint(extra)
     app.register_blueprint(api)
 
 

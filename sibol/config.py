@@ -58,6 +58,8 @@ def load_settings(instance_path: str) -> dict:
         "HOST": host,
         "PORT": int(port),
         "SIBOL_BASE_URL": os.environ.get("SIBOL_BASE_URL", f"http://{host}:{port}").rstrip("/"),
+        # The spec's own client, hosted elsewhere: e-mail links and Google redirects lead there.
+        "SIBOL_CLIENT_URL": os.environ.get("SIBOL_CLIENT_URL", "").strip().rstrip("/") or None,
         "MAIL_SERVER": mail_server,
         "MAIL_PORT": int(os.environ.get("MAIL_PORT", "25")),
         "MAIL_USE_TLS": _flag("MAIL_USE_TLS", "0"),

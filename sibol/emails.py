@@ -15,13 +15,16 @@ from flask import current_app, render_template
 from flask_mail import Message
 
 from .extensions import mail
+from .links import sign_in_base
 
 
 def send_email(to: str, subject: str, template: str, **context) -> bool:
     """Render templates/email/<template>.txt and .html and send them. True when handed over."""
     if not to:
         return False
-    context.setdefault("base_url", current_app.config["SIBOL_BASE_URL"])
+    # base_url is where the messages send people to sign in (/login): the spec's client when
+    # SIBOL_CLIENT_URL is set. Links to steps only our pages have are built with SIBOL_BASE_URL.
+    context.setdefault("base_url", sign_in_base())
     message = Message(
         subject=f"SIBOL: {subject}",
         recipients=[to],

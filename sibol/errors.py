@@ -56,8 +56,20 @@ class Unsupported(ServiceError):
     status, error = 415, "unsupported_media_type"
 
 
+# Where the spec's client looks for pending accounts and barangays after /api/admin/... (spec
+# section 7). Nothing need answer there, but whatever does is JSON with CORS headers (issue 19).
+CLIENT_FALLBACK_PATHS = ("/admin/pending-accounts", "/pending-accounts", "/admin/barangays", "/barangays")
+
+
+def is_api_path(path: str) -> bool:
+    """/api and below, and the client's fallback paths: answered as JSON, with CORS headers."""
+    if path == "/api" or path.startswith("/api/"):
+        return True
+    return any(path == p or path.startswith(p + "/") for p in CLIENT_FALLBACK_PATHS)
+
+
 def wants_json() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
+    return is_api_path(request.path)
 
 
 def json_error(status: int, message: str, *, code: str | None = None, **extra):

@@ -44,6 +44,34 @@ def password_rules(password: str) -> dict[str, bool]:
     }
 
 
+RULE_NEEDS = {
+    "length": "at least 8 characters",
+    "upper": "an uppercase letter (A-Z)",
+    "lower": "a lowercase letter (a-z)",
+    "number": "a number (0-9)",
+    "symbol": "a symbol such as ! # ? or @",
+}
+
+
+def password_advice(password: str) -> str | None:
+    """What to change so the password meets the rule, in words; None when it already does.
+
+    E.g. "Password needs an uppercase letter (A-Z) and a symbol such as ! # ? or @. Use at least 8
+    characters with upper- and lowercase letters, a number and a symbol." (issue 19: the spec's
+    client generates 8 lowercase letters and digits for a blank password, and shows this text.)
+    """
+    if len(password) > MAX_PASSWORD_LENGTH:
+        return f"Password is too long: use at most {MAX_PASSWORD_LENGTH} characters."
+    missing = [RULE_NEEDS[rule] for rule, met in password_rules(password).items() if not met]
+    if not missing:
+        return None
+    needs = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+    return (
+        f"Password needs {needs}. Use at least 8 characters with upper- and lowercase letters, "
+        "a number and a symbol."
+    )
+
+
 def meets_password_rule(password: str) -> bool:
     return len(password) <= MAX_PASSWORD_LENGTH and all(password_rules(password).values())
 

@@ -32,7 +32,7 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from ..passwords import hash_password, password_advice
 from ..seed import generate_password
 
 USERNAME_MAX = 30
@@ -349,8 +349,9 @@ def create_account(
         username = unique_username(derived)
     generated = None
     if password:
-        if not meets_password_rule(password):
-            raise Invalid(PASSWORD_RULE_MESSAGE, field="Password")
+        advice = password_advice(password)
+        if advice:  # says exactly what to change (the spec's client shows it in an alert)
+            raise Invalid(advice, field="Password")
     else:
         password = generated = generate_password(8)
     account = Account(

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import BadRequest
 
-from ..errors import Invalid, Unsupported
+from ..errors import Invalid, Unsupported, is_api_path
 
 MAX_PER_PAGE = 100
 MAX_PAGE = 1_000_000
@@ -119,7 +119,7 @@ def install_cors(app: Flask) -> None:
 
     @app.before_request
     def preflight():
-        if request.method != "OPTIONS" or not request.path.startswith("/api/"):
+        if request.method != "OPTIONS" or not is_api_path(request.path):
             return None
         if "Access-Control-Request-Method" not in request.headers:
             return None
@@ -129,7 +129,7 @@ def install_cors(app: Flask) -> None:
     @app.after_request
     def cors_headers(response):
         origin = request.headers.get("Origin", "").rstrip("/")
-        if not request.path.startswith("/api/") or not origin:
+        if not is_api_path(request.path) or not origin:
             return response
         allowed = current_app.config.get("SIBOL_CORS_ORIGINS") or []
         response.vary.add("Origin")

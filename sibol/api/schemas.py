@@ -12,8 +12,9 @@ Keyed by (endpoint, method):
   "errors"           the error statuses it may answer besides 401/403 (default 400, 404, 405, 415)
   "also"             further non-error statuses
 
-Every write (any method but GET) may answer 400: a browser session cookie without its CSRF
-token is refused before the view runs. Aliases the views also accept (e.g. "Email" or "email")
+Every write (any method but GET) may answer 400: a browser session cookie that carries a
+signed-in account (or any cookie with a body that is not JSON) without its CSRF token is refused
+before the view runs; an anonymous cookie with a JSON body passes (issue 19). Aliases the views also accept (e.g. "Email" or "email")
 are named in descriptions; the schemas list the spelling the spec's client sends.
 """
 
@@ -231,8 +232,17 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400"],
     },
     ("api.auth.allowed_modules", "GET"): {
-        "response": answer("modules", "array"),
-        "summary": "The modules the signed-in account holds",
+        "response": {
+            "type": "array",
+            "items": obj(
+                {"id": MODULE_ID, "key": STR, "name": STR, "path": STR, "Module_id": MODULE_ID},
+                "id",
+                "key",
+                "name",
+                "path",
+            ),
+        },
+        "summary": "The modules the signed-in account holds: a plain list (spec section 3)",
         "errors": [],
     },
     ("api.auth.barangays", "GET"): {
@@ -499,6 +509,29 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "body": obj(SCHEDULE_FIELDS),
         "errors": ["400", "404", "415"],
     },
+    # What the household screen of the spec's client reads (plain lists; issue 19).
+    ("api.household_client.schedules", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "Collection schedule rows, latest date first (a plain list, at most 10,000)",
+        "query": {**Q, "status": SCHEDULE_FIELDS["status"]},
+        "errors": ["400"],
+    },
+    ("api.household_client.areas", "GET"): {
+        "response": {
+            "type": "array",
+            "items": obj({"name": STR, "Area_Name": STR, "schedules": INT}, "name", "Area_Name"),
+        },
+        "summary": "The areas collection schedules cover, by name (names are free text), A to Z",
+        "errors": [],
+    },
+    ("api.household_client.operators", "GET"): {
+        "response": {
+            "type": "array",
+            "items": obj({"name": STR, "contact": STR, "schedules": INT}, "name", "contact"),
+        },
+        "summary": "The people who collect (maintenance persons of the schedules), A to Z",
+        "errors": [],
+    },
     ("api.household.leaderboard", "GET"): {
         "response": page_of(),
         "summary": "Household members ranked by points",
@@ -610,7 +643,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "body": obj(
             {
                 "areaId": {**ID, "description": "Alias: Area_id"},
-                "status": {**ID, "nullable": True, "description": "null clears it; left out keeps it"},
+                "status": {**ID, "nullable": True, "description": "null, blank or left out clears it"},
                 "name": text(100, "A blank name keeps the old one"),
             },
             "areaId",

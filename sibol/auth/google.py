@@ -10,21 +10,25 @@ refused (/login?auth=fail).
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
 
 import requests
 from flask import Flask, current_app, flash, redirect, session
 from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 
 from ..access import PUBLIC, Access
+from ..links import redirect_target
 from ..serializers import user_json
 from . import service
 
 SESSION_KEY = "sibol_google"  # the identity Google vouched for, for a Google-mode sign-up
-FAIL_URL = "/login?auth=fail"
+FAIL_URL = "/login?auth=fail"  # our page; fail_url() leads to the client's when configured
 NOT_CONFIGURED = "Google sign-in is not configured on this server."
 FAILED = "Google sign-in failed. Please try again or sign in with your username."
 SIGNUP_MESSAGE = "Complete your registration. Your Google email address will be used for this account."
+
+
+def fail_url() -> str:
+    return redirect_target("/login", {"auth": "fail"})
 
 
 class GoogleBlueprint(OAuth2ConsumerBlueprint):
@@ -33,7 +37,7 @@ class GoogleBlueprint(OAuth2ConsumerBlueprint):
     def login(self):
         if not self.client_id:
             flash(NOT_CONFIGURED, "error")
-            return redirect(FAIL_URL)
+            return redirect(fail_url())
         return super().login()
 
     def authorized(self):
@@ -41,13 +45,13 @@ class GoogleBlueprint(OAuth2ConsumerBlueprint):
 
         if "error" in request.args or "code" not in request.args:
             flash(FAILED, "error")
-            return redirect(FAIL_URL)
+            return redirect(fail_url())
         try:
             return super().authorized()
         except Exception:  # the provider refused the code, timed out or answered nonsense
             current_app.logger.warning("Google sign-in failed", exc_info=True)
             flash(FAILED, "error")
-            return redirect(FAIL_URL)
+            return redirect(fail_url())
 
 
 def init_app(app: Flask) -> None:
@@ -63,7 +67,8 @@ def init_app(app: Flask) -> None:
         url_prefix="/api/auth",
         login_url="/google",
         authorized_url="/google/authorized",
-        redirect_url=FAIL_URL,  # only reached when no outcome answered
+        # Only reached when no outcome answered (read from the app's configuration, not a request).
+        redirect_url=(config.get("SIBOL_CLIENT_URL") or "") + FAIL_URL,
     )
     bp.sibol_access = Access(PUBLIC)
     app.register_blueprint(bp)
@@ -87,30 +92,25 @@ def _on_authorized(blueprint, token):
 
 
 def outcome_response(outcome: service.GoogleOutcome, info: dict):
-    if outcome.kind == "active":
-        raw = service.start_session(outcome.account, with_token=True)
-        fragment = urlencode({"token": raw, "user": json.dumps(user_json(outcome.account))})
-        return redirect(f"/dashboard#{fragment}")
-    if outcome.kind == "pending":
-        account = outcome.account
-        return redirect(
-            "/pending-approval?"
-            + urlencode({"email": account.email, "username": account.username, "sso": "google"})
-        )
+    """The redirect for each outcome: our pages, or the spec's client when SIBOL_CLIENT_URL is set."""
+    account = outcome.account
+    if outcome.kind == "active" and account is not None:
+        raw = service.start_session(account, with_token=True)
+        fragment = {"token": raw or "", "user": json.dumps(user_json(account))}
+        return redirect(redirect_target("/dashboard", fragment=fragment))
+    if outcome.kind == "pending" and account is not None:
+        query = {"email": account.email, "username": account.username, "sso": "google"}
+        return redirect(redirect_target("/pending-approval", query))
     if outcome.kind == "signup":
         email = str(info.get("email", ""))
         session[SESSION_KEY] = {"email": email, "sub": str(info.get("sub") or info.get("id"))}
-        return redirect(
-            "/signup?"
-            + urlencode(
-                {
-                    "email": email,
-                    "sso": "google",
-                    "firstName": service.strip_name(str(info.get("given_name") or ""))[:100],
-                    "lastName": service.strip_name(str(info.get("family_name") or ""))[:100],
-                    "message": SIGNUP_MESSAGE,
-                }
-            )
-        )
+        query = {
+            "email": email,
+            "sso": "google",
+            "firstName": service.strip_name(str(info.get("given_name") or ""))[:100],
+            "lastName": service.strip_name(str(info.get("family_name") or ""))[:100],
+            "message": SIGNUP_MESSAGE,
+        }
+        return redirect(redirect_target("/signup", query))
     flash(outcome.message or FAILED, "error")
-    return redirect(FAIL_URL)
+    return redirect(fail_url())

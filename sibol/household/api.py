@@ -9,11 +9,13 @@ from ..access import module_required
 from ..api import json_body, page_args, pick
 from ..errors import Invalid, Unsupported
 from ..models import ModuleId
-from . import service
+from . import client_api, service
 from .pages import image_response
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
 bp = Blueprint("household", __name__, url_prefix="/household")
+# Registered on /api beside bp: /api/schedules, /api/areas, /api/operators for the spec's client.
+API_BLUEPRINTS = (client_api.bp,)
 
 
 def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:

@@ -68,9 +68,9 @@ def update_machine(machine_id: str):
     body = json_body()
     name = text_field(body, "name", "Name", label="Machine Name", required=False, max_length=service.NAME_MAX)
     area_id = int_field(body, "areaId", "Area_id", label="Area")
-    status_id = service.KEEP_STATUS
-    if "status" in body or "status_id" in body:
-        status_id = int_field(body, "status", "status_id", label="Status", required=False)
+    # PUT replaces the editable fields: a missing status clears it, as null or "" do (the
+    # spec's client sends no status for "No Status"; spec section 4).
+    status_id = int_field(body, "status", "status_id", label="Status", required=False)
     machine = service.update_machine(machine_id, name=name, area_id=area_id, status_id=status_id)
     return {"success": True, "message": "Machine updated successfully!", "data": machine_json(machine)}
 

@@ -221,27 +221,21 @@ def create_machine(area_id: int, status_id: int | None = None, name: str | None 
     return machine
 
 
-_KEEP = object()
-
-
 def update_machine(
-    machine_id: int | str, *, name: str | None, area_id: int, status_id: int | None | object = _KEEP
+    machine_id: int | str, *, name: str | None, area_id: int, status_id: int | None
 ) -> Machine:
-    """Rename (a blank name keeps the old one), move, and set or clear the status."""
+    """Replace the editable fields: rename (a blank name keeps the old one), move, and set the
+    status (None clears it: the spec's "No Status")."""
     machine = get_machine(machine_id)
     area = _area(area_id)
-    if status_id is not _KEEP:
-        status = _status(status_id)  # type: ignore[arg-type]
-        machine.status_id = status.id if status else None
+    status = _status(status_id)
+    machine.status_id = status.id if status else None
     name = _check_name(name or "")
     if name:
         machine.name = name
     machine.area_id = area.id
     db.session.commit()
     return machine
-
-
-KEEP_STATUS = _KEEP
 
 
 # Chemical additives and waste containers -----------------------------------------------------

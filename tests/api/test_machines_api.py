@@ -237,12 +237,12 @@ def test_update_name_area_and_status_then_clear_status(client, headers):
     assert res.json["data"]["status_id"] is None
 
 
-def test_update_blank_name_keeps_the_old_one_and_absent_status_is_kept(client, headers):
+def test_update_blank_name_keeps_the_old_one_and_absent_status_clears_it(client, headers):
     machine = make_machine("Keeper", status_id=status_id("Active"))
     res = client.put(
         f"/api/machines/{machine.id}", json={"name": "   ", "areaId": area_id("Purok 2")}, headers=headers
     )
-    assert res.json["data"]["Name"] == "Keeper" and res.json["data"]["status_name"] == "Active"
+    assert res.json["data"]["Name"] == "Keeper" and res.json["data"]["status_name"] is None
     assert res.json["data"]["Area_Name"] == "Purok 2"
 
 

@@ -86,3 +86,11 @@ def test_defaults_without_environment(monkeypatch, tmp_path):
     assert s["SIBOL_CORS_ORIGINS"] == []
     assert s["RATELIMIT_STORAGE_URI"] == "memory://"
     assert s["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
+
+
+def test_client_url_is_optional_and_loses_its_trailing_slash(monkeypatch, tmp_path):
+    monkeypatch.setenv("SECRET_KEY", "k")
+    monkeypatch.delenv("SIBOL_CLIENT_URL", raising=False)
+    assert load_settings(str(tmp_path))["SIBOL_CLIENT_URL"] is None
+    monkeypatch.setenv("SIBOL_CLIENT_URL", " https://app.example.org/ ")
+    assert load_settings(str(tmp_path))["SIBOL_CLIENT_URL"] == "https://app.example.org"

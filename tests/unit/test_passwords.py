@@ -44,3 +44,14 @@ def test_hash_parameters_follow_owasp_and_old_hashes_are_flagged_for_rehash():
     assert "$m=19456,t=2,p=1$" in stored
     assert not needs_rehash(stored)
     assert needs_rehash(PasswordHasher().hash("Str0ng!pass"))  # library defaults: upgraded at next sign-in
+
+
+def test_password_advice_names_exactly_what_is_missing():
+    from sibol.passwords import password_advice
+
+    assert password_advice("Abcdef1!") is None
+    assert password_advice("abcdefgh").startswith(
+        "Password needs an uppercase letter (A-Z), a number (0-9) and a symbol such as ! # ? or @. "
+    )
+    assert password_advice("Ab1!").startswith("Password needs at least 8 characters. ")
+    assert password_advice("A" * 300) == "Password is too long: use at most 256 characters."

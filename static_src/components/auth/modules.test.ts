@@ -6,11 +6,16 @@ function answer(body: string, status = 200) {
 }
 
 describe("allowed modules", () => {
-  it("reads a list, a {modules} object or a map", async () => {
-    answer('[{"id": 1, "key": "dashboard", "name": "Dashboard", "path": "/dashboard"}]');
-    expect((await allowedModules())[0].key).toBe("dashboard");
-    answer('{"success": true, "modules": [{"id": 6, "key": "admin"}]}');
-    expect(includesAdmin(await allowedModules())).toBe(true);
+  it("reads the server's plain list, or an object map keyed by module", async () => {
+    answer(
+      '[{"id": 1, "key": "dashboard", "name": "Dashboard", "path": "/dashboard"},' +
+        ' {"id": 6, "key": "admin", "name": "Admin", "path": "/admin"}]',
+    );
+    const modules = await allowedModules();
+    expect(modules.map((m) => m.key)).toEqual(["dashboard", "admin"]);
+    expect(includesAdmin(modules)).toBe(true);
+    answer('[{"id": 4, "key": "household", "name": "Household", "path": "/household"}]');
+    expect(includesAdmin(await allowedModules())).toBe(false);
     answer('{"household": {"id": 4, "path": "/household"}}');
     expect(await allowedModules()).toEqual([{ key: "household", id: 4, path: "/household" }]);
   });

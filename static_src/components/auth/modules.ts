@@ -9,8 +9,8 @@ export interface AllowedModule {
 }
 
 /**
- * The allowed modules, whether the server answers a list, `{modules: [...]}` or an object map.
- * A non-OK status throws `HTTP {status}: {body}`.
+ * The allowed modules, read as the spec's client reads them: a list (what our server answers)
+ * or an object map keyed by module. A non-OK status throws `HTTP {status}: {body}`.
  */
 export async function allowedModules(): Promise<AllowedModule[]> {
   let payload: unknown;
@@ -26,8 +26,6 @@ export async function allowedModules(): Promise<AllowedModule[]> {
   }
   if (Array.isArray(payload)) return payload as AllowedModule[];
   if (payload && typeof payload === "object") {
-    const modules = (payload as { modules?: unknown }).modules;
-    if (Array.isArray(modules)) return modules as AllowedModule[];
     return Object.entries(payload as Record<string, unknown>)
       .filter(([, v]) => v !== null && typeof v === "object")
       .map(([key, v]) => ({ key, ...(v as AllowedModule) }));

@@ -1,0 +1,122 @@
+"""Issue 19 in a real browser: a page of our test code on a second origin plays the spec's client.
+
+The browser first visits one of our pages (as after an e-mail link or the Google button), so it
+holds our session cookie; the page on the other origin then calls /api with
+credentials: 'include', as the spec's client does. The anonymous cookie must not block its JSON
+calls (the CSRF trap), while a cookie that carries a signed-in account still needs the token.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from sqlalchemy import select
+
+from sibol.extensions import db, mail
+from sibol.models import Account, AccountStatus, Machine
+from tests.factories import DEFAULT_PASSWORD, make_admin, make_machine
+from tests.factories_household import make_schedule
+from tests.factories_machines import area_id, status_id
+
+PAGE_DIR = Path(__file__).parent / "spec_client"
+EXPIRED = "The form expired or its security token is missing. Reload the page and try again."
+
+
+class ClientHandler(SimpleHTTPRequestHandler):
+    """Serves the stand-in's files; its routes (/email-verification, ...) get index.html, as a
+    single-page client's host does."""
+
+    def translate_path(self, path: str) -> str:
+        served = super().translate_path(path)
+        return served if Path(served).is_file() else str(PAGE_DIR / "index.html")
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture
+def client_origin():
+    """The second origin: a plain static server for tests/browser/spec_client/ on another port."""
+    handler = functools.partial(ClientHandler, directory=str(PAGE_DIR))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+    server.server_close()
+
+
+@pytest.fixture
+def live_overrides(client_origin):
+    return {"SIBOL_CORS_ORIGINS": [client_origin], "SIBOL_CLIENT_URL": client_origin}
+
+
+def test_spec_client_on_another_origin_works_after_visiting_our_pages(
+    browser, live_server, in_app, client_origin
+):
+    with in_app():
+        admin = make_admin(email="boss@example.test")
+        machine = make_machine("Digester One", status_id=status_id("Active"))
+        make_schedule(areas=("Purok 5",), person="Maria Santos")
+        ids = {"username": admin.username, "machine": machine.id, "area": area_id("Purok 1")}
+
+    browser.get(f"{live_server.url}/login")  # one of our pages: the browser now holds our cookie
+    assert "session" in {cookie["name"] for cookie in browser.get_cookies()}
+
+    query = {"api": live_server.url, "email": "boss@example.test", "password": DEFAULT_PASSWORD, **ids}
+    with mail.record_messages() as outbox:
+        browser.get(f"{client_origin}/index.html?{urlencode(query)}")
+        steps = results_of(browser)
+
+    def answered(step: str, status: int) -> dict:
+        assert steps[step]["status"] == status, steps[step]
+        return steps[step]["payload"]
+
+    assert answered("barangays", 200)["barangays"]
+    assert answered("forgot-password", 200)["message"] == "Reset code sent. Check your email."
+    assert answered("signup", 201)["username"] == "rosa.lim"
+    assert answered("resend-verification", 200)["success"] is True
+    assert answered("login", 200)["user"]["Username"] == admin.username
+    assert answered("cookie-write-without-bearer", 400)["message"] == EXPIRED
+    assert [m["key"] for m in answered("modules", 200)][-1] == "admin"
+    assert answered("machine-no-status", 200)["data"]["status_id"] is None
+    assert [r["maintenancePerson"] for r in answered("schedules", 200)] == ["Maria Santos"]
+    assert [a["name"] for a in answered("areas", 200)] == ["Purok 5"]
+    assert [o["name"] for o in answered("operators", 200)] == ["Maria Santos"]
+    assert answered("fallback-pending", 404)["message"] == "Not found."
+    assert answered("logout", 200)["success"] is True
+    assert answered("login-again", 200)["user"]["Username"] == admin.username
+
+    with in_app():
+        assert db.session.get(Machine, machine.id).status_id is None
+    # What a person sees on the client's page: every step with its answer.
+    table = browser.find_element(By.ID, "steps").text
+    assert "signup 201 Registration successful. Check your email to verify your address." in table
+
+    # The verification e-mail leads to the client (SIBOL_CLIENT_URL), whose page verifies the link.
+    sent = [m for m in outbox if m.recipients == ["rosa.lim@example.test"]]
+    assert len(sent) == 2  # sign-up, then resend (whose link replaces the first)
+    verification = sent[-1]
+    link = next(word for word in verification.body.split() if "/email-verification?" in word)
+    assert link.startswith(f"{client_origin}/email-verification?token=")
+    browser.get(link)
+    verified = results_of(browser)["verify-email"]
+    assert verified["status"] == 200 and verified["payload"]["email"] == "rosa.lim@example.test"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Verifying rosa.lim@example.test"
+    with in_app():
+        rosa = db.session.scalar(select(Account).where(Account.email == "rosa.lim@example.test"))
+        assert rosa.status == AccountStatus.PENDING
+
+
+def results_of(browser) -> dict[str, dict]:
+    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-done"))
+    return {r["step"]: r for r in json.loads(browser.find_element(By.ID, "results").text)}
