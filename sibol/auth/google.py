@@ -10,6 +10,7 @@ refused (/login?auth=fail).
 from __future__ import annotations
 
 import json
+from typing import cast
 from urllib.parse import urlencode
 
 import requests
@@ -17,6 +18,7 @@ from flask import Flask, current_app, flash, redirect, session
 from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 
 from ..access import PUBLIC, Access
+from ..models import Account
 from ..serializers import user_json
 from . import service
 
@@ -88,11 +90,12 @@ def _on_authorized(blueprint, token):
 
 def outcome_response(outcome: service.GoogleOutcome, info: dict):
     if outcome.kind == "active":
-        raw = service.start_session(outcome.account, with_token=True)
-        fragment = urlencode({"token": raw, "user": json.dumps(user_json(outcome.account))})
+        account = cast(Account, outcome.account)  # "active" and "pending" outcomes carry the account
+        raw = service.start_session(account, with_token=True)
+        fragment = urlencode({"token": raw, "user": json.dumps(user_json(account))})
         return redirect(f"/dashboard#{fragment}")
     if outcome.kind == "pending":
-        account = outcome.account
+        account = cast(Account, outcome.account)
         return redirect(
             "/pending-approval?"
             + urlencode({"email": account.email, "username": account.username, "sso": "google"})

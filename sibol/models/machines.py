@@ -10,8 +10,9 @@ with the machines by an after_flush hook, whoever writes the machine through the
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from typing import cast
 
-from sqlalchemy import Date, DateTime, ForeignKey, Index, SmallInteger, String, Time, event, inspect
+from sqlalchemy import Date, DateTime, ForeignKey, Index, SmallInteger, String, Table, Time, event, inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..extensions import Model
@@ -118,7 +119,7 @@ def _index_machine_names(session: Session, _context) -> None:
     changed = [m for m in changed if m.id is not None]
     if not changed:
         return
-    table = MachineTerm.__table__
+    table = cast(Table, MachineTerm.__table__)
     connection = session.connection()
     connection.execute(table.delete().where(table.c.machine_id.in_([m.id for m in changed])))
     rows = [
