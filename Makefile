@@ -24,7 +24,7 @@ TEST_MYSQL := $(if $(filter mysql%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 
-.PHONY: run dev test test-py test-js test-db bench lint format migrate seed build deps clean
+.PHONY: run dev test test-py test-js test-db test-db-url bench lint format migrate seed build deps clean
 
 $(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -92,9 +92,11 @@ test-js: $(NODE_STAMP)
 	npm test --silent
 
 # The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL.
-test-db: $(DEV_STAMP) $(MYSQL_STAMP) build
-	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
+test-db: test-db-url $(DEV_STAMP) $(MYSQL_STAMP) build
 	$(PY) -m pytest -m "not browser" tests/unit tests/api
+
+test-db-url:
+	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
 
 bench: $(DEV_STAMP) $(BENCH_MYSQL) build
 	$(PY) bench/run.py
