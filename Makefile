@@ -19,8 +19,8 @@ MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
 # mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured.
-APP_MYSQL := $(if $(filter mysql%,$(DATABASE_URL)),$(MYSQL_STAMP))
-TEST_MYSQL := $(if $(filter mysql%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
+APP_MYSQL := $(if $(filter mysql% mariadb%,$(DATABASE_URL)),$(MYSQL_STAMP))
+TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 

@@ -68,6 +68,8 @@ def test_make_run_installs_mysqlclient_only_for_a_mysql_url(tmp_path):
 
     mysql = make(venv, "-n", "run", DATABASE_URL="mysql://root@127.0.0.1:3306/sibol")
     assert "requirements-mysql.txt" in mysql.stdout
+    mariadb = make(venv, "-n", "run", DATABASE_URL="mariadb://root@127.0.0.1:3306/sibol")
+    assert "requirements-mysql.txt" in mariadb.stdout
 
     tests_on_mariadb = make(venv, "-n", "test", SIBOL_TEST_DATABASE_URL="mysql://root@127.0.0.1:3306/t")
     assert "requirements-mysql.txt" in tests_on_mariadb.stdout
