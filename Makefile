@@ -9,17 +9,49 @@ PORT ?= 5000
 WORKERS ?= 2
 export HOST PORT
 
-PY_STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+VENV_CFG := $(VENV)/pyvenv.cfg
+PY_STAMP := $(VENV)/.installed-runtime
+DEV_STAMP := $(VENV)/.installed-dev
+MYSQL_STAMP := $(VENV)/.installed-mysql
 NODE_STAMP := node_modules/.installed
 MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-.PHONY: run dev test test-py test-js test-db test-cluster bench lint format migrate seed build deps clean
+# mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured.
+APP_MYSQL := $(if $(filter mysql% mariadb%,$(DATABASE_URL)),$(MYSQL_STAMP))
+TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
+BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
+LINT_PATHS := sibol tests bench wsgi.py
 
-$(PY_STAMP): requirements.txt
+.PHONY: run dev test test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean
+
+$(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PYTHON) -m venv $(VENV)
+
+# Runtime only (requirements.txt): what `make run` and a production server need.
+$(PY_STAMP): requirements.txt | $(VENV_CFG)
+	$(PIP) -r requirements.txt
+	touch $@
+
+# Tests, linters, type checker (requirements-dev.txt includes requirements.txt).
+$(DEV_STAMP): requirements-dev.txt $(PY_STAMP)
+	$(PIP) -r requirements-dev.txt
+	touch $@
+
+$(MYSQL_STAMP): requirements-mysql.txt | $(VENV_CFG)
+	@if [ -z "$$MYSQLCLIENT_CFLAGS" ] && ! pkg-config --exists mysqlclient 2>/dev/null \
+	    && ! pkg-config --exists mariadb 2>/dev/null; then \
+	  echo "A MySQL/MariaDB database is configured, so the mysqlclient driver is needed, and building it"; \
+	  echo "needs the MySQL client headers and pkg-config, which were not found. On Debian/Ubuntu:"; \
+	  echo ""; \
+	  echo "    sudo apt-get install default-libmysqlclient-dev pkg-config"; \
+	  echo ""; \
+	  echo "then run make again. (SQLite, the default database, needs neither: unset DATABASE_URL.)"; \
+	  exit 1; \
+	fi
+	$(PIP) -r requirements-mysql.txt
 	touch $@
 
 $(NODE_STAMP): package-lock.json package.json
@@ -30,54 +62,60 @@ $(NODE_STAMP): package-lock.json package.json
 $(MANIFEST): $(NODE_STAMP) $(ISLAND_SOURCES)
 	npm run --silent build
 
-deps: $(PY_STAMP) $(NODE_STAMP)
+# Everything a developer needs (runtime + dev tools + npm), plus mysqlclient when a MySQL URL is set.
+deps: $(DEV_STAMP) $(NODE_STAMP) $(APP_MYSQL) $(TEST_MYSQL)
 
 build: $(MANIFEST)
 
-migrate: $(PY_STAMP)
+migrate: $(PY_STAMP) $(APP_MYSQL)
 	$(FLASK) db upgrade heads
 
-seed: $(PY_STAMP)
+seed: $(PY_STAMP) $(APP_MYSQL)
 	$(FLASK) setup
 
-run: deps build seed
+run: $(PY_STAMP) $(APP_MYSQL) build seed
 	@echo "SIBOL console on http://$(HOST):$(PORT)"
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
-dev: deps seed
+dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"
 	trap 'kill 0' EXIT; npm run dev & $(FLASK) run --debug --host $(HOST) --port $(PORT)
 
-test: deps build
+test: $(DEV_STAMP) $(TEST_MYSQL) build
 	$(PY) -m pytest
 	npm test --silent
 
-test-py: deps build
+test-py: $(DEV_STAMP) $(TEST_MYSQL) build
 	$(PY) -m pytest
 
 test-js: $(NODE_STAMP)
 	npm test --silent
 
 # The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL.
-test-db: deps build
-	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
+test-db: test-db-url $(DEV_STAMP) $(MYSQL_STAMP) build
 	$(PY) -m pytest -m "db and not browser" tests/unit tests/api tests/system
 
 # A three-node MariaDB Galera cluster on loopback behind HAProxy; a node is killed mid-stream.
-# Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy.
-test-cluster: deps build
+# Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy, and mysqlclient.
+test-cluster: $(DEV_STAMP) $(MYSQL_STAMP) build
 	SIBOL_CLUSTER_TEST=1 $(PY) -m pytest -p no:cacheprovider tests/cluster
 
-bench: deps build
+test-db-url:
+	@test -n "$$SIBOL_TEST_DATABASE_URL" || (echo "Set SIBOL_TEST_DATABASE_URL (mysql://...)"; exit 2)
+
+bench: $(DEV_STAMP) $(BENCH_MYSQL) build
 	$(PY) bench/run.py
 
-lint: deps
-	$(VENV)/bin/ruff check sibol tests bench wsgi.py
+# ruff lint + format check, mypy over sibol/ (settings in pyproject.toml), tsc. Also .ci/run and pre-commit.
+lint: $(DEV_STAMP) $(NODE_STAMP)
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/mypy
 	npm run --silent typecheck
 
-format: deps
-	$(VENV)/bin/ruff format sibol tests bench wsgi.py
-	$(VENV)/bin/ruff check --fix sibol tests bench wsgi.py
+format: $(DEV_STAMP)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
 
 clean:
 	rm -rf sibol/static/dist sibol/static/hot .pytest_cache

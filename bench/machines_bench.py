@@ -158,8 +158,8 @@ def run_sqlite(count: int, runs: int) -> None:
 
 def run_mysql(count: int, runs: int) -> None:
     server_url = make_url(os.environ.get("SIBOL_BENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306"))
-    server = create_engine(server_url.set(database=None))
     try:
+        server = create_engine(server_url.set(database=None))  # ImportError without mysqlclient
         with server.begin() as conn:
             conn.execute(text(f"DROP DATABASE IF EXISTS `{MYSQL_DB}`"))
             conn.execute(text(f"CREATE DATABASE `{MYSQL_DB}` CHARACTER SET utf8mb4"))

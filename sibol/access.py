@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlencode
 
 from flask import Flask, current_app, flash, redirect, request, session, url_for
@@ -104,7 +105,7 @@ def enforce_access():
     if access.kind == SIGNED_IN:
         return None
     if not current_user.has_module(access.module):
-        name = MODULES[ModuleId(access.module)][1]
+        name = MODULES[ModuleId(cast(int, access.module))][1]  # kind "module" always names one
         message = f"Your account does not have access to {name}."
         if wants_json():
             return json_error(403, message, code="forbidden", module=access.module)

@@ -35,6 +35,12 @@ def _mysql_args(url: URL) -> tuple[list[str], dict[str, str]]:
     return args, env
 
 
+def _database(url: URL) -> str:
+    if not url.database:
+        raise RuntimeError("the database URL names no database")
+    return url.database
+
+
 def _client(*names: str) -> str:
     for name in names:
         found = shutil.which(name)
@@ -65,7 +71,7 @@ def backup(engine: Engine, target: Path) -> Path:
                 "--single-transaction",
                 "--routines",
                 "--default-character-set=utf8mb4",
-                url.database,
+                _database(url),
             ],
             stdout=out,
             env=env,
@@ -90,7 +96,7 @@ def restore(engine: Engine, source: Path) -> None:
     args, env = _mysql_args(url)
     with open(source, "rb") as dump:
         subprocess.run(  # noqa: S603
-            [_client("mariadb", "mysql"), *args, "--default-character-set=utf8mb4", url.database],
+            [_client("mariadb", "mysql"), *args, "--default-character-set=utf8mb4", _database(url)],
             stdin=dump,
             env=env,
             check=True,

@@ -18,7 +18,7 @@ from .extensions import mail
 from .links import sign_in_base
 
 
-def send_email(to: str, subject: str, template: str, **context) -> bool:
+def send_email(to: str | None, subject: str, template: str, **context) -> bool:
     """Render templates/email/<template>.txt and .html and send them. True when handed over."""
     if not to:
         return False
@@ -48,7 +48,8 @@ def _to_outbox(message: Message, template: str) -> bool:
         mail.send(message)
         return True
     outbox.mkdir(parents=True, exist_ok=True)
-    safe_to = re.sub(r"[^A-Za-z0-9@._-]", "_", message.recipients[0])
+    to = message.recipients[0]  # an address, or a (name, address) pair
+    safe_to = re.sub(r"[^A-Za-z0-9@._-]", "_", to if isinstance(to, str) else to[1])
     path = outbox / f"{time.strftime('%Y%m%d-%H%M%S')}-{template}-{safe_to}.eml"
     path.write_text(message.as_string())
     current_app.logger.info("MAIL_SERVER is not set: wrote %s to %s\n%s", template, path, message.body)

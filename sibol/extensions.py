@@ -1,5 +1,7 @@
 """Extension objects, created unbound and bound to each app in create_app()."""
 
+from typing import TYPE_CHECKING
+
 from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -25,6 +27,15 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    from flask_sqlalchemy.model import Model as _FSAModel
+
+    class Model(Base, _FSAModel):
+        """What `db.Model` is at run time, spelled so the type checker can use it as a base class."""
+
+else:
+    Model = db.Model
 migrate = Migrate()
 login_manager = LoginManager()
 mail = Mail()

@@ -36,7 +36,9 @@ def install_security(app: Flask) -> None:
     proxies = app.config.get("SIBOL_TRUSTED_PROXIES", 0)
     if proxies:
         # X-Forwarded-* are believed only from this many proxies in front of the app.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
     if app.config["SIBOL_BASE_URL"].startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True

@@ -74,7 +74,7 @@ def sample_data() -> None:
     """The spec's sample rows, each feature's own, once."""
     if db.session.scalar(select(func.count(Machine.id))) == 0:
         areas = {a.name: a.id for a in db.session.scalars(select(Area))}
-        statuses = {s.name: s.id for s in db.session.scalars(select(MachineStatus))}
+        statuses: dict[str | None, int] = {s.name: s.id for s in db.session.scalars(select(MachineStatus))}
         for name, area, status in SAMPLE_MACHINES:
             db.session.add(Machine(name=name, area_id=areas[area], status_id=statuses.get(status)))
         db.session.commit()

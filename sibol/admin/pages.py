@@ -6,6 +6,8 @@ without JavaScript the same actions are plain form posts here (with CSRF).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
@@ -72,7 +74,7 @@ def index():
     pending_total = listing.total if tab == "approval" else service.pending_count()
 
     def page_url(number: int) -> str:
-        args = {k: v for k, v in request.args.items() if k != "page"}
+        args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "page"}
         return url_for("admin.index", **args, page=number)
 
     return render_template(
@@ -91,7 +93,7 @@ def index():
     )
 
 
-def _form_modules() -> list[int] | None:
+def _form_modules() -> list[str] | None:
     """Ticked module boxes; none ticked on create means the role's defaults."""
     values = request.form.getlist("access")
     return values or None
@@ -128,7 +130,9 @@ def _account_form(account, values: dict, error: str | None, status: int = 200):
 @module_required(ADMIN)
 def create_account():
     form = request.form
-    values = {key: form.get(key, "") for key in ("first_name", "last_name", "email", "role", "barangay")}
+    values: dict[str, Any] = {
+        key: form.get(key, "") for key in ("first_name", "last_name", "email", "role", "barangay")
+    }
     values["access"] = [int(v) for v in form.getlist("access") if v.isdigit() and len(v) < 10]
     try:
         for key, label in (("first_name", "First name"), ("last_name", "Last name"), ("email", "Email")):

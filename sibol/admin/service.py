@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import func, or_, select
@@ -389,7 +390,7 @@ def update_account(
     before = {"role": account.role_id, "access": sorted(account.module_ids)}
     role = check_role(role_id) if role_id is not None else account.role
     chosen = resolve_modules(module_values) if module_values is not None else list(account.modules)
-    after = {"role": role.id, "access": [m.id for m in chosen]}
+    after: dict[str, Any] = {"role": role.id, "access": [m.id for m in chosen]}
     if before == after:
         return account
     was_admin = _is_admin_holder(account)

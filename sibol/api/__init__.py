@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import BadRequest
@@ -39,6 +39,19 @@ def pick(body: dict, *names: str, default: Any = None) -> Any:
     return default
 
 
+@overload
+def text_field(
+    body: dict,
+    *names: str,
+    label: str | None = ...,
+    required: Literal[True] = ...,
+    max_length: int = ...,
+    strip: bool = ...,
+) -> str: ...
+@overload
+def text_field(
+    body: dict, *names: str, label: str | None = ..., required: bool, max_length: int = ..., strip: bool = ...
+) -> str | None: ...
 def text_field(
     body: dict,
     *names: str,
@@ -62,6 +75,14 @@ def text_field(
     return value
 
 
+@overload
+def int_field(
+    body: dict, *names: str, label: str | None = ..., required: Literal[True] = ..., minimum: int = ...
+) -> int: ...
+@overload
+def int_field(
+    body: dict, *names: str, label: str | None = ..., required: bool, minimum: int = ...
+) -> int | None: ...
 def int_field(
     body: dict, *names: str, label: str | None = None, required: bool = True, minimum: int = 1
 ) -> int | None:

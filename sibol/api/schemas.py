@@ -20,6 +20,8 @@ are named in descriptions; the schemas list the spelling the spec's client sends
 
 from __future__ import annotations
 
+from typing import Any
+
 STR = {"type": "string"}
 INT = {"type": "integer"}
 PAGING = {
@@ -36,7 +38,7 @@ DATE_2000S = {
     "description": "YYYY-MM-DD, years 2000 to 2100",
 }
 EMAIL = {"type": "string", "format": "email", "maxLength": 254}
-PASSWORD = {
+PASSWORD: dict[str, Any] = {
     "type": "string",
     "minLength": 8,
     "maxLength": 256,
@@ -95,7 +97,7 @@ def answer(key: str, kind: str = "object") -> dict:
 
 # Shapes shared by several operations ---------------------------------------------------------------
 
-ROLE_ID = {
+ROLE_ID: dict[str, Any] = {
     "type": "integer",
     "enum": [1, 2, 3, 4],
     "description": "1 Admin, 2 Barangay Staff, 3 Operator, 4 Household",

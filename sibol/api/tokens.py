@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any, cast
 
 from flask import current_app, request
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 
 from ..extensions import db
 from ..models import Account, ApiToken, utcnow
@@ -27,20 +28,26 @@ def issue_token(account: Account) -> str:
 
 def revoke_token(raw: str) -> bool:
     """Revoke one token (the caller commits). True when it was live."""
-    result = db.session.execute(
-        update(ApiToken)
-        .where(ApiToken.token_hash == hash_secret(raw), ApiToken.revoked_at.is_(None))
-        .values(revoked_at=utcnow())
+    result = cast(
+        CursorResult[Any],
+        db.session.execute(
+            update(ApiToken)
+            .where(ApiToken.token_hash == hash_secret(raw), ApiToken.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        ),
     )
     return bool(result.rowcount)
 
 
 def revoke_all_tokens(account_id: int) -> int:
     """Revoke every live token of an account (the caller commits)."""
-    result = db.session.execute(
-        update(ApiToken)
-        .where(ApiToken.account_id == account_id, ApiToken.revoked_at.is_(None))
-        .values(revoked_at=utcnow())
+    result = cast(
+        CursorResult[Any],
+        db.session.execute(
+            update(ApiToken)
+            .where(ApiToken.account_id == account_id, ApiToken.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        ),
     )
     return result.rowcount or 0
 

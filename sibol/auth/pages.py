@@ -6,6 +6,7 @@ Each works as a plain form without JavaScript; the islands add the live behaviou
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
@@ -114,12 +115,13 @@ def signup():
             target = "auth.pending_approval" if sso else "auth.email_verification"
             if sso:
                 session.pop(google.SESSION_KEY, None)
+            extra: dict[str, Any] = {"sso": "google"} if sso else {}
             return redirect(
                 url_for(
                     target,
                     email=account.email,
                     username=account.username,
-                    **({"sso": "google"} if sso else {}),
+                    **extra,
                 )
             )
     status = 400 if errors else 200

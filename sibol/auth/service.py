@@ -31,7 +31,7 @@ from . import onetime
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
 
-REFUSALS = {
+REFUSALS: dict[str, str] = {
     AccountStatus.EMAIL_PENDING: "Please verify your email address before signing in.",
     AccountStatus.PENDING: "Your account is awaiting admin approval.",
     AccountStatus.REJECTED: "Your account registration was rejected.",
@@ -183,6 +183,8 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
     try:
         if isinstance(raw, bool) or isinstance(raw, float) and not raw.is_integer():
             raise ValueError
+        if not isinstance(raw, str | int | float):
+            raise TypeError
         barangay_id = int(raw.strip() if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
         raise Invalid("Barangay must be a valid number", field="areaId") from None
@@ -275,7 +277,7 @@ def verify_email(raw: str) -> Account:
     return account
 
 
-STATUS_MESSAGES = {
+STATUS_MESSAGES: dict[str, str] = {
     AccountStatus.ACTIVE: "Your account has been approved. You can now sign in.",
     AccountStatus.EMAIL_PENDING: "Please verify your email address first.",
     AccountStatus.PENDING: "Your account is still awaiting admin approval.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, request
 from flask_login import current_user
 
@@ -48,7 +50,7 @@ def schedules():
 
 def _schedule_body() -> dict:
     body = json_body()
-    data = {
+    data: dict[str, Any] = {
         k: body[k]
         for k in ("maintenancePerson", "collectorContact", "dateOfCollection", "status", "totalWaste")
         if k in body

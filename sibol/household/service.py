@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import secrets
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import current_app
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import CursorResult, Select, func, or_, select, update
 
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
@@ -437,11 +438,14 @@ def claim_reward(reward_id: int, member_id) -> RewardClaim:
         raise short
     # Spent in the database only while the points are still there: two claims at once cannot
     # take a member below 0.
-    spent = db.session.execute(
-        update(HouseholdMember)
-        .where(HouseholdMember.id == member.id, HouseholdMember.points >= reward.points_required)
-        .values(points=HouseholdMember.points - reward.points_required)
-        .execution_options(synchronize_session=False)
+    spent = typing.cast(
+        CursorResult[typing.Any],
+        db.session.execute(
+            update(HouseholdMember)
+            .where(HouseholdMember.id == member.id, HouseholdMember.points >= reward.points_required)
+            .values(points=HouseholdMember.points - reward.points_required)
+            .execution_options(synchronize_session=False)
+        ),
     )
     if spent.rowcount != 1:
         db.session.rollback()
@@ -472,6 +476,8 @@ def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, 
     if rule is None:
         rule = PointRule()
         db.session.add(rule)
-    rule.waste_g, rule.points, rule.updated_by_id = waste_g, points, actor_id
+    # raise_if_any() above: both are set.
+    rule.waste_g, rule.points = typing.cast(int, waste_g), typing.cast(int, points)
+    rule.updated_by_id = actor_id
     db.session.commit()
     return rule.waste_g, rule.points

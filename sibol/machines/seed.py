@@ -4,8 +4,9 @@ many machines for benchmarks (`flask generate-machines`)."""
 from __future__ import annotations
 
 from datetime import time, timedelta
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Table, func, insert, select
 
 from ..extensions import db
 from ..models import Area, Machine, MachineStatus, utcnow
@@ -82,10 +83,10 @@ def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> 
     ]
     start = (db.session.scalar(select(func.max(Machine.id))) or 0) + 1
     now = utcnow()
-    machines_table, terms_table = Machine.__table__, MachineTerm.__table__
+    machines_table, terms_table = cast(Table, Machine.__table__), cast(Table, MachineTerm.__table__)
     for first in range(start, start + count, chunk):
         ids = range(first, min(first + chunk, start + count))
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "id": i,
                 "name": generated_name(i),

@@ -288,7 +288,7 @@ def list_waste_containers(machine_id: int | None, q: str | None = None) -> list[
 def _package(area: str | None) -> str:
     if area not in PACKAGES:
         raise Invalid("Choose an area (Package 1 to Package 4).", field="area")
-    return area  # type: ignore[return-value]
+    return area
 
 
 def _date(value: str | None, field: str = "startDate") -> date:

@@ -113,7 +113,10 @@ def remark(request_id: int):
 def assign(request_id: int):
     values, _ = _input(("assignedTo",))
     req = service.assign_request(request_id, actor=current_user, assigned_to=values["assignedTo"])
-    return _answer(req, f"Request #{req.request_number} is now assigned to {req.assignee.full_name}.")
+    return _answer(
+        req,
+        f"Request #{req.request_number} is now assigned to {req.assignee.full_name if req.assignee else ''}.",
+    )
 
 
 @bp.get("/maintenance/operators")

@@ -239,7 +239,10 @@ def remark(request_id: int):
 def assign(request_id: int):
     def action(v):
         req = service.assign_request(request_id, actor=current_user, assigned_to=v["assignedTo"])
-        return req, f"Request #{req.request_number} is now assigned to {req.assignee.full_name}."
+        return (
+            req,
+            f"Request #{req.request_number} is now assigned to {req.assignee.full_name if req.assignee else ''}.",
+        )
 
     return _act(request_id, action)
 

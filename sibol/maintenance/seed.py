@@ -92,11 +92,11 @@ SAMPLE_REQUESTS = (
 )
 
 
-def _operators() -> list[Account]:
+def _operators() -> list[Account | None]:
     modules = list(
         db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.OPERATOR])))
     )
-    accounts = []
+    accounts: list[Account | None] = []  # None where another account holds the e-mail
     for username, first, last, email, _phone in OPERATORS:
         account = db.session.scalar(select(Account).where(Account.username == username))
         if account is None and db.session.scalar(select(Account.id).where(Account.email == email)) is None:

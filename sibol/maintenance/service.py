@@ -13,6 +13,7 @@ Calendar dates (request, due, completed) are Asia/Manila dates; times are naive 
 from __future__ import annotations
 
 import secrets
+import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -20,7 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from flask import current_app
-from sqlalchemy import String, cast, func, or_, select, update
+from sqlalchemy import CursorResult, String, UnaryExpression, cast, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -80,7 +81,7 @@ PRIORITY_COLOURS = {
     MaintenancePriority.MILD: "yellow",
 }
 PERIODS = {"weekly": ("Weekly", 7), "monthly": ("Monthly", 30), "yearly": ("Yearly", 365)}
-EVENT_LABELS = {
+EVENT_LABELS: dict[str, str] = {
     MaintenanceEventKind.CREATED: "Created",
     MaintenanceEventKind.ASSIGNED: "Assigned",
     MaintenanceEventKind.RENEWED: "Renewed",
@@ -98,28 +99,28 @@ def manila_today() -> date:
 
 def priority_label(value: str | None) -> str:
     try:
-        return PRIORITY_LABELS[MaintenancePriority(value)]
+        return PRIORITY_LABELS[MaintenancePriority(value or "")]
     except ValueError:
         return (value or "Unknown").title()
 
 
 def priority_colour(value: str | None) -> str:
     try:
-        return PRIORITY_COLOURS[MaintenancePriority(value)]
+        return PRIORITY_COLOURS[MaintenancePriority(value or "")]
     except ValueError:
         return "grey"
 
 
 def status_label(value: str | None) -> str:
     try:
-        return STATUS_LABELS[MaintenanceStatus(value)]
+        return STATUS_LABELS[MaintenanceStatus(value or "")]
     except ValueError:
         return (value or "Unknown").title()
 
 
 def status_colour(value: str | None) -> str:
     try:
-        return STATUS_COLOURS[MaintenanceStatus(value)]
+        return STATUS_COLOURS[MaintenanceStatus(value or "")]
     except ValueError:
         return "grey"
 
@@ -219,6 +220,7 @@ def _text(value: object, field_name: str, label: str, *, max_length: int, requir
 
 def parse_due_date(value: object, field_name: str = "dueDate", label: str = "Due date") -> date:
     """A YYYY-MM-DD date, today or later in Asia/Manila."""
+    due: date | None
     if isinstance(value, date) and not isinstance(value, datetime):
         due = value
     else:
@@ -457,14 +459,17 @@ def _transition(request_id: int, to_status: MaintenanceStatus, **values) -> Main
     A conditional UPDATE, so two people completing at once cannot both succeed.
     """
     req = get_request(request_id)
-    result = db.session.execute(
-        update(MaintenanceRequest)
-        .where(
-            MaintenanceRequest.id == request_id,
-            MaintenanceRequest.status == MaintenanceStatus.ONGOING.value,
-        )
-        .values(status=to_status.value, updated_at=utcnow(), **values)
-        .execution_options(synchronize_session=False)
+    result = typing.cast(
+        CursorResult[typing.Any],
+        db.session.execute(
+            update(MaintenanceRequest)
+            .where(
+                MaintenanceRequest.id == request_id,
+                MaintenanceRequest.status == MaintenanceStatus.ONGOING.value,
+            )
+            .values(status=to_status.value, updated_at=utcnow(), **values)
+            .execution_options(synchronize_session=False)
+        ),
     )
     if not result.rowcount:
         db.session.rollback()
@@ -482,7 +487,7 @@ def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
     get_request(request_id)
     note = _text(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=False)
-    values = {"date_completed": manila_today()}
+    values: dict[str, object] = {"date_completed": manila_today()}
     if note:
         values["remarks"] = note
     req = _transition(request_id, MaintenanceStatus.COMPLETED, **values)
@@ -622,7 +627,7 @@ def list_requests(
     stmt = select(MR)
     if query.tab == "pending":
         stmt = stmt.where(MR.status == MaintenanceStatus.ONGOING.value)
-        order = (MR.due_date.asc(), MR.id.asc())
+        order: tuple[UnaryExpression[typing.Any], ...] = (MR.due_date.asc(), MR.id.asc())
     elif query.tab == "complete":
         stmt = stmt.where(
             MR.status.in_([MaintenanceStatus.COMPLETED.value, MaintenanceStatus.CANCELED.value])

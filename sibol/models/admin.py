@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from ..extensions import Model
 from .core import utcnow
 
 __all__ = ["AuditAction", "AuditEntry"]
@@ -23,7 +23,7 @@ class AuditAction(enum.StrEnum):
     REJECT = "reject"
 
 
-class AuditEntry(db.Model):
+class AuditEntry(Model):
     """Who did what to whom, and when. Names are copied so an entry outlives its accounts."""
 
     __tablename__ = "audit_entries"

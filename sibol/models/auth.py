@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
+from ..extensions import Model
 from .core import Account, utcnow
 
 
@@ -18,7 +18,7 @@ class TokenPurpose(enum.StrEnum):
     RESET_CODE = "reset_code"  # six digits, 15 minutes, 5 tries
 
 
-class AccountToken(db.Model):
+class AccountToken(Model):
     """A single-use secret; only its SHA-256 is stored."""
 
     __tablename__ = "account_tokens"

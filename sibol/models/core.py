@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
+from ..extensions import Model, db
 
 
 def utcnow() -> datetime:
@@ -65,13 +65,13 @@ class AccountStatus(enum.StrEnum):
     REJECTED = "rejected"
 
 
-class Role(db.Model):
+class Role(Model):
     __tablename__ = "roles"
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     name: Mapped[str] = mapped_column(String(50), unique=True)
 
 
-class Module(db.Model):
+class Module(Model):
     __tablename__ = "modules"
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     key: Mapped[str] = mapped_column(String(50), unique=True)
@@ -79,20 +79,20 @@ class Module(db.Model):
     path: Mapped[str] = mapped_column(String(100))
 
 
-class Barangay(db.Model):
+class Barangay(Model):
     __tablename__ = "barangays"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
 
 
-class Area(db.Model):
+class Area(Model):
     __tablename__ = "areas"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
 
 
-class MachineStatus(db.Model):
+class MachineStatus(Model):
     __tablename__ = "machine_statuses"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(50), unique=True)
@@ -106,7 +106,7 @@ account_modules = Table(
 )
 
 
-class Account(db.Model):
+class Account(Model):
     __tablename__ = "accounts"
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(64), unique=True)
@@ -167,7 +167,7 @@ class Account(db.Model):
         return f"{self.first_name} {self.last_name}".strip() or self.username
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A bearer token; only its SHA-256 is stored."""
 
     __tablename__ = "api_tokens"
@@ -182,7 +182,7 @@ class ApiToken(db.Model):
     account: Mapped[Account] = relationship()
 
 
-class Machine(db.Model):
+class Machine(Model):
     __tablename__ = "machines"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), index=True)

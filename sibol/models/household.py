@@ -11,7 +11,7 @@ from datetime import date, datetime
 from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
+from ..extensions import Model
 from .core import utcnow
 
 __all__ = [
@@ -38,7 +38,7 @@ class RewardStatus(enum.StrEnum):
     NOT_AVAILABLE = "Not Available"
 
 
-class CollectionSchedule(db.Model):
+class CollectionSchedule(Model):
     """A household waste collection: who collects, where (one or more areas), when, how much."""
 
     __tablename__ = "collection_schedules"
@@ -63,7 +63,7 @@ class CollectionSchedule(db.Model):
         return [a.name for a in self.areas]
 
 
-class CollectionArea(db.Model):
+class CollectionArea(Model):
     """One area chip of a collection schedule, in the order it was entered."""
 
     __tablename__ = "collection_areas"
@@ -77,7 +77,7 @@ class CollectionArea(db.Model):
     schedule: Mapped[CollectionSchedule] = relationship(back_populates="areas")
 
 
-class HouseholdMember(db.Model):
+class HouseholdMember(Model):
     """A household on the leaderboard, ranked by points."""
 
     __tablename__ = "household_members"
@@ -90,7 +90,7 @@ class HouseholdMember(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class Reward(db.Model):
+class Reward(Model):
     __tablename__ = "rewards"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120), index=True)
@@ -103,7 +103,7 @@ class Reward(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class RewardClaim(db.Model):
+class RewardClaim(Model):
     __tablename__ = "reward_claims"
     id: Mapped[int] = mapped_column(primary_key=True)
     reward_id: Mapped[int] = mapped_column(ForeignKey("rewards.id", ondelete="CASCADE"), index=True)
@@ -115,7 +115,7 @@ class RewardClaim(db.Model):
     member: Mapped[HouseholdMember] = relationship(lazy="joined")
 
 
-class PointRule(db.Model):
+class PointRule(Model):
     """The point system's equivalence: waste_g grams of food waste earn `points` points (one row)."""
 
     __tablename__ = "point_rules"
@@ -126,7 +126,7 @@ class PointRule(db.Model):
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
 
 
-class WasteCollection(db.Model):
+class WasteCollection(Model):
     """Food waste collected on one street on one day: the dashboard's doughnut sums these."""
 
     __tablename__ = "waste_collections"
@@ -137,7 +137,7 @@ class WasteCollection(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class EnergyReading(db.Model):
+class EnergyReading(Model):
     """Energy produced in one month (the first day of the month names it), in kilowatts."""
 
     __tablename__ = "energy_readings"

@@ -10,11 +10,12 @@ with the machines by an after_flush hook, whoever writes the machine through the
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from typing import cast
 
-from sqlalchemy import Date, DateTime, ForeignKey, Index, SmallInteger, String, Time, event, inspect
+from sqlalchemy import Date, DateTime, ForeignKey, Index, SmallInteger, String, Table, Time, event, inspect
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..extensions import db
+from ..extensions import Model
 from .core import Machine, utcnow
 
 __all__ = [
@@ -32,7 +33,7 @@ CONTAINER_STATUSES = ("Full", "Not Full")
 TERM_LENGTH = 100  # Machine.name is String(100); a term is a suffix of it
 
 
-class MachineTerm(db.Model):
+class MachineTerm(Model):
     """One searchable suffix of a machine's lowercased name (starting at a word).
 
     `shared` is the longest prefix this term shares with an earlier term of the same machine, so
@@ -50,7 +51,7 @@ class MachineTerm(db.Model):
     __table_args__ = (Index("ix_machine_terms_term_shared", "term", "shared", "machine_id"),)
 
 
-class ChemicalAdditive(db.Model):
+class ChemicalAdditive(Model):
     __tablename__ = "chemical_additives"
     id: Mapped[int] = mapped_column(primary_key=True)
     machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
@@ -67,7 +68,7 @@ class ChemicalAdditive(db.Model):
     __table_args__ = (Index("ix_chemical_additives_machine_date", "machine_id", "added_on", "id"),)
 
 
-class WasteContainer(db.Model):
+class WasteContainer(Model):
     __tablename__ = "waste_containers"
     id: Mapped[int] = mapped_column(primary_key=True)
     machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
@@ -118,7 +119,7 @@ def _index_machine_names(session: Session, _context) -> None:
     changed = [m for m in changed if m.id is not None]
     if not changed:
         return
-    table = MachineTerm.__table__
+    table = cast(Table, MachineTerm.__table__)
     connection = session.connection()
     connection.execute(table.delete().where(table.c.machine_id.in_([m.id for m in changed])))
     rows = [

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from sqlalchemy import Date, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
+from ..extensions import Model
 from .core import Account, utcnow
 
 __all__ = [
@@ -45,7 +45,7 @@ class MaintenanceEventKind(enum.StrEnum):
     CANCELED = "canceled"
 
 
-class MaintenanceRequest(db.Model):
+class MaintenanceRequest(Model):
     __tablename__ = "maintenance_requests"
     id: Mapped[int] = mapped_column(primary_key=True)
     request_number: Mapped[int] = mapped_column(Integer, unique=True)
@@ -79,7 +79,7 @@ class MaintenanceRequest(db.Model):
     )
 
 
-class MaintenanceAttachment(db.Model):
+class MaintenanceAttachment(Model):
     """An uploaded image, stored under SIBOL_UPLOAD_DIR with a random name."""
 
     __tablename__ = "maintenance_attachments"
@@ -96,7 +96,7 @@ class MaintenanceAttachment(db.Model):
     request: Mapped[MaintenanceRequest] = relationship(back_populates="attachments")
 
 
-class MaintenanceEvent(db.Model):
+class MaintenanceEvent(Model):
     """One line of a request's history: what changed, who did it and when."""
 
     __tablename__ = "maintenance_events"
