@@ -6,8 +6,9 @@ from flask import Blueprint, request
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import json_body, page_args, pick
+from ..api import json_body, pick
 from ..errors import Invalid, Unsupported
+from ..listing import page_args, page_json
 from ..models import ModuleId
 from . import service
 from .pages import image_response
@@ -26,22 +27,12 @@ def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
     return q, status
 
 
-def _listing(result, shape) -> dict:
-    return {
-        "success": True,
-        "data": [shape(row) for row in result.rows],
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-    }
-
-
 @bp.get("/schedules")
 @module_required(ModuleId.HOUSEHOLD)
 def schedules():
     q, status = _filters(service.COLLECTION_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_schedules(q, status, page, per_page), schedule_json)
+    return page_json(service.list_schedules(q, status, page, per_page), schedule_json)
 
 
 def _schedule_body() -> dict:
@@ -86,7 +77,7 @@ def update_schedule(schedule_id: int):
 def leaderboard():
     q, status = _filters(service.MEMBER_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_leaderboard(q, status, page, per_page), lambda row: member_json(*row))
+    return page_json(service.list_leaderboard(q, status, page, per_page), lambda row: member_json(*row))
 
 
 @bp.get("/rewards")
@@ -94,7 +85,7 @@ def leaderboard():
 def rewards():
     q, status = _filters(service.REWARD_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_rewards(q, status, page, per_page), reward_json)
+    return page_json(service.list_rewards(q, status, page, per_page), reward_json)
 
 
 @bp.post("/rewards")
@@ -147,7 +138,7 @@ def claim_reward(reward_id: int):
 def claims():
     q, _ = _filters(())
     page, per_page = page_args()
-    return _listing(service.list_claims(q, page, per_page), claim_json)
+    return page_json(service.list_claims(q, page, per_page), claim_json)
 
 
 @bp.get("/point-rule")

@@ -7,6 +7,7 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import NotFound, ServiceError
+from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
 from . import service
 from .rules import kg_text
@@ -25,7 +26,6 @@ STATUS_OPTIONS = {
     "leaderboard": service.MEMBER_STATUSES,
     "rewards": service.REWARD_STATUSES,
 }
-PER_PAGE_SIZES = (10, 25, 50, 100)
 CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 
 
@@ -33,15 +33,6 @@ CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 def kg_filter(grams: int | None) -> str:
     """Whole grams as kilograms for display: 12500 -> '12.5'."""
     return kg_text(grams)
-
-
-def _number_arg(name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
-    """A lenient page-number argument: anything odd falls back to the default (pages never 400)."""
-    raw = request.args.get(name, "")
-    value = int(raw) if raw.isdigit() and len(raw) < 7 else default
-    if allowed is not None and value not in allowed:
-        return default
-    return max(1, value)
 
 
 def _field_errors(err: ServiceError) -> dict[str, str]:
@@ -82,8 +73,7 @@ def _render(
     status_filter = request.args.get("status", "")
     if status_filter not in STATUS_OPTIONS.get(tab, ()):
         status_filter = ""
-    page = _number_arg("page", 1)
-    per_page = _number_arg("per_page", 10, PER_PAGE_SIZES)
+    page, per_page = page_args_lenient()
     listing = None
     if tab == "schedule":
         listing = service.list_schedules(q, status_filter, page, per_page)
@@ -121,7 +111,7 @@ def _render(
         status_filter=status_filter,
         status_options=STATUS_OPTIONS.get(tab, ()),
         listing=listing,
-        per_page_sizes=PER_PAGE_SIZES,
+        per_page_sizes=PAGE_SIZES,
         modal=modal,
         values=values or {},
         errors=errors or {},
@@ -135,7 +125,7 @@ def _render(
         rule_points=points,
         points_editing=points_editing or request.args.get("edit") == "1",
         max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
-        page_url=lambda n: url_for("household.index", **{**request.args.to_dict(), "page": n}),
+        page_url=lambda n: page_link("household.index", page=n),
     )
     return body, status
 

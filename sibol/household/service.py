@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 
 from flask import current_app
@@ -11,6 +10,7 @@ from sqlalchemy import Select, func, or_, select, update
 
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
+from ..listing import Page, like_contains
 from ..models import (
     Barangay,
     CollectionArea,
@@ -30,19 +30,6 @@ COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
 MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
-
-
-@dataclass
-class Page:
-    rows: list
-    total: int
-    page: int
-    per_page: int
-
-
-def _like(q: str) -> str:
-    escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped.lower()}%"
 
 
 def _page(query: Select, count_query: Select, page: int, per_page: int) -> Page:
@@ -65,7 +52,7 @@ def list_schedules(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
+        pattern = like_contains(q)
         area_match = select(CollectionArea.schedule_id).where(
             func.lower(CollectionArea.name).like(pattern, escape="\\")
         )
@@ -197,7 +184,7 @@ def list_leaderboard(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
+        pattern = like_contains(q)
         conditions.append(
             or_(
                 func.lower(HouseholdMember.name).like(pattern, escape="\\"),
@@ -294,7 +281,7 @@ def list_rewards(q: str | None = None, status: str | None = None, page: int = 1,
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
+        pattern = like_contains(q)
         conditions.append(
             or_(
                 func.lower(Reward.name).like(pattern, escape="\\"),
@@ -390,7 +377,7 @@ def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
+        pattern = like_contains(q)
         conditions.append(
             or_(
                 func.lower(HouseholdMember.name).like(pattern, escape="\\"),

@@ -6,8 +6,9 @@ from flask import Blueprint, request
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import json_body, page_args
+from ..api import json_body
 from ..errors import Unsupported
+from ..listing import page_args
 from ..models import ModuleId
 from . import service
 from .serializers import operator_json, request_json

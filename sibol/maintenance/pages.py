@@ -16,6 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
 from ..errors import ServiceError
+from ..listing import page_args_lenient
 from ..models import ModuleId
 from . import service
 from .uploads import read_uploads
@@ -23,7 +24,6 @@ from .uploads import read_uploads
 bp = Blueprint("maintenance", __name__)
 
 LIST_ARGS = ("tab", "q", "status", "priority", "date", "per_page")
-PER_PAGE_CHOICES = (10, 25, 50, 100)
 
 
 def _list_args() -> list[tuple[str, str]]:
@@ -47,17 +47,6 @@ def _url(
         pairs = [(k, v) for k, v in pairs if k != name] + [(name, str(value))]
     base = url_for(endpoint, **values)
     return f"{base}?{urlencode(pairs)}" if pairs else base
-
-
-def _page_numbers() -> tuple[int, int]:
-    """Lenient paging for pages: a bad value falls back to the default."""
-
-    def number(name: str, default: int) -> int:
-        raw = request.args.get(name, "")
-        return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else default
-
-    per_page = number("per_page", 10)
-    return number("page", 1), per_page if per_page in PER_PAGE_CHOICES else 10
 
 
 def fmt_date(value: date | None) -> str:
@@ -93,7 +82,7 @@ def _render(
     dialog: str | None = None,
 ):
     query = service.parse_list_query(request.args)
-    page, per_page = _page_numbers()
+    page, per_page = page_args_lenient()
     rows, total = service.list_requests(query, page=page, per_page=per_page)
     if rows == [] and total and page > 1:  # past the end: show the last page
         page = max(1, -(-total // per_page))

@@ -26,6 +26,7 @@ from sqlalchemy.orm import aliased
 
 from ..errors import Conflict, Invalid, NotFound, TooLarge
 from ..extensions import db
+from ..listing import like_contains
 from ..models import (
     Account,
     AccountStatus,
@@ -609,11 +610,6 @@ def parse_list_query(args: Mapping, *, strict: bool = False) -> ListQuery:
     )
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def list_requests(
     query: ListQuery, *, page: int = 1, per_page: int = 10
 ) -> tuple[list[MaintenanceRequest], int]:
@@ -639,7 +635,7 @@ def list_requests(
         stmt = stmt.where(MR.request_date >= manila_today() - timedelta(days=days - 1))
     if query.q:
         assignee = aliased(Account)
-        pattern = _like(query.q.lower())
+        pattern = like_contains(query.q)
         stmt = stmt.outerjoin(assignee, MR.assignee_id == assignee.id).where(
             or_(
                 cast(MR.request_number, String).like(pattern, escape="\\"),
