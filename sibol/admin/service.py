@@ -35,12 +35,12 @@ from ..models import (
 from ..models.admin import AuditAction, AuditEntry
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
 from ..seed import generate_password
+from ..validation import EMAIL_RE
 
 USERNAME_MAX = 30
 NAME_MAX = 100
 EMAIL_MAX = 254
 REASON_MAX = 500
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 LAST_ADMIN = (
     "{name} is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."

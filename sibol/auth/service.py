@@ -26,6 +26,7 @@ from ..passwords import (
     needs_rehash,
     verify_password,
 )
+from ..validation import EMAIL_RE
 from . import onetime
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
@@ -42,7 +43,6 @@ NO_PASSWORD = "Your account has no password yet. Use the link in your approval e
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
-EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_MAX = 30
 INVALID_EMAIL = "Please enter a valid email."
 INVALID_CODE = "Invalid or expired code. Request a new code if needed."

@@ -9,6 +9,7 @@ from ..access import module_required
 from ..errors import NotFound, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
+from ..validation import field_errors
 from . import service
 from .rules import kg_text
 
@@ -33,13 +34,6 @@ CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 def kg_filter(grams: int | None) -> str:
     """Whole grams as kilograms for display: 12500 -> '12.5'."""
     return kg_text(grams)
-
-
-def _field_errors(err: ServiceError) -> dict[str, str]:
-    errors = err.extra.get("errors")
-    if isinstance(errors, dict) and errors:
-        return errors
-    return {err.field or "form": err.message}
 
 
 def _target(arg: str, getter):
@@ -159,7 +153,7 @@ def add_schedule():
         service.create_schedule(data)
     except ServiceError as err:
         return _render(
-            tab="schedule", modal="add-schedule", values=data, errors=_field_errors(err), status=err.status
+            tab="schedule", modal="add-schedule", values=data, errors=field_errors(err), status=err.status
         )
     flash("Collection schedule saved.", "success")
     return redirect(url_for("household.index", tab="schedule"))
@@ -177,7 +171,7 @@ def edit_schedule(schedule_id: int):
             tab="schedule",
             modal="edit-schedule",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             edit_schedule=schedule,
         )
@@ -196,7 +190,7 @@ def add_reward():
         service.create_reward(data, image.stream if image else None)
     except ServiceError as err:
         return _render(
-            tab="rewards", modal="add-reward", values=data, errors=_field_errors(err), status=err.status
+            tab="rewards", modal="add-reward", values=data, errors=field_errors(err), status=err.status
         )
     flash("Reward saved.", "success")
     return redirect(url_for("household.index", tab="rewards"))
@@ -228,7 +222,7 @@ def save_point_rule():
         service.update_point_rule(data, actor_id=current_user.id)
     except ServiceError as err:
         return _render(
-            tab="points", values=data, errors=_field_errors(err), status=err.status, points_editing=True
+            tab="points", values=data, errors=field_errors(err), status=err.status, points_editing=True
         )
     flash("Point system saved.", "success")
     return redirect(url_for("household.index", tab="points"))
@@ -245,7 +239,7 @@ def add_member():
             tab="leaderboard",
             modal="add-household",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
         )
     flash(f"{member.name} added to the leaderboard.", "success")
@@ -264,7 +258,7 @@ def record_waste(member_id: int):
             tab="leaderboard",
             modal="record-waste",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             record_member=member,
         )
@@ -288,7 +282,7 @@ def claim_reward(reward_id: int):
             tab="rewards",
             modal="claim-reward",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             claim_reward=reward,
         )

@@ -18,6 +18,7 @@ from ..access import module_required
 from ..errors import ServiceError
 from ..listing import page_args_lenient
 from ..models import ModuleId
+from ..validation import field_errors
 from . import service
 from .uploads import read_uploads
 
@@ -160,8 +161,7 @@ def create():
             request_number=form["requestNumber"],
         )
     except ServiceError as err:
-        errors = err.extra.get("errors") or {err.field or "form": err.message}
-        return _render(err.status, form=form, form_errors=errors, dialog="request")
+        return _render(err.status, form=form, form_errors=field_errors(err), dialog="request")
     assignee = req.assignee.full_name if req.assignee else "nobody"
     flash(f"Maintenance request #{req.request_number} was created and assigned to {assignee}.", "success")
     return redirect(url_for("maintenance.index", tab="pending"))

@@ -40,6 +40,7 @@ from ..models import (
     utcnow,
 )
 from ..uploads import IMAGE_EXTENSIONS, sniff_image
+from ..validation import Errors
 
 MANILA = ZoneInfo("Asia/Manila")
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -359,20 +360,8 @@ def create_request(
     Raises Invalid (field named), TooLarge (over 10 MB) and Conflict (no number left).
     Nothing is saved, and no file is left behind, when it raises.
     """
-    errors: dict[str, str] = {}
-    too_large: TooLarge | None = None
-
-    def check(rule, *args, **kwargs):
-        nonlocal too_large
-        try:
-            return rule(*args, **kwargs)
-        except TooLarge as err:
-            too_large = err
-            errors[err.field or "file"] = err.message
-        except Invalid as err:
-            errors[err.field or "form"] = err.message
-        return None
-
+    errors = Errors()
+    check = errors.check
     # Every field is checked, so a form can show all its errors at once.
     assignee = check(_operator, assigned_to)
     issue_text = check(_text, issue, "issue", "Issue", max_length=MAX_ISSUE, required=True)
@@ -380,11 +369,7 @@ def create_request(
     due = check(parse_due_date, due_date)
     phone = check(_text, contact, "contactDetails", "Contact detail", max_length=MAX_PHONE, required=False)
     images = check(_checked_images, files)
-    if too_large is not None and len(errors) == 1:
-        raise too_large
-    if errors:
-        field_name, message = next(iter(errors.items()))
-        raise Invalid(message, field=field_name, errors=errors)
+    errors.raise_if_any()
 
     names = _store_images(images)
     try:
