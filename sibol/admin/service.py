@@ -17,7 +17,6 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..api.tokens import revoke_all_tokens
-from ..auth.onetime import set_password_url
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..listing import Page, last_page, like_contains
@@ -33,8 +32,8 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
-from ..seed import generate_password
+from ..onetime import set_password_url
+from ..passwords import PASSWORD_RULE_MESSAGE, generate_password, hash_password, meets_password_rule
 from ..validation import EMAIL_RE
 
 USERNAME_MAX = 30

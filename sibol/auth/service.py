@@ -13,7 +13,7 @@ from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails
+from .. import emails, onetime
 from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
@@ -27,7 +27,6 @@ from ..passwords import (
     verify_password,
 )
 from ..validation import EMAIL_RE
-from . import onetime
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")

@@ -7,8 +7,8 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import ServiceError
-from ..household.rules import kg_text
 from ..models import ModuleId
+from ..rules import kg_text
 from ..validation import field_errors
 from . import service
 

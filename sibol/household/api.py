@@ -10,8 +10,8 @@ from ..api import json_body, pick
 from ..errors import Invalid, Unsupported
 from ..listing import page_args, page_json
 from ..models import ModuleId
+from ..uploads import image_response
 from . import service
-from .pages import image_response
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
 bp = Blueprint("household", __name__, url_prefix="/household")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from ..access import module_required
 from ..errors import NotFound, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
+from ..rules import kg_text
+from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import service
-from .rules import kg_text
 
 bp = Blueprint("household", __name__)
 
@@ -118,7 +119,7 @@ def _render(
         rule_kg=kg_text(waste_g),
         rule_points=points,
         points_editing=points_editing or request.args.get("edit") == "1",
-        max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
+        max_image_mb=MAX_UPLOAD_MB,
         page_url=lambda n: page_link("household.index", page=n),
     )
     return body, status
@@ -204,14 +205,6 @@ def reward_image(reward_id: int):
     except NotFound:
         abort(404)
     return image_response(path, mimetype)
-
-
-def image_response(path, mimetype: str):
-    response = send_file(path, mimetype=mimetype, max_age=3600, conditional=True, etag=True)
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'"
-    return response
 
 
 @bp.post("/household/point-rule")

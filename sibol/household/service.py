@@ -5,9 +5,9 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import current_app
 from sqlalchemy import Select, func, or_, select, update
 
+from .. import rules, uploads
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
 from ..listing import Page, like_contains
@@ -22,10 +22,8 @@ from ..models import (
     RewardClaim,
     RewardStatus,
 )
-from ..uploads import IMAGE_EXTENSIONS, sniff_image
-from . import rules
+from ..uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 
-MAX_IMAGE_BYTES = 10 * 1024 * 1024
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
 MEMBER_STATUSES = ("Active", "Inactive")
@@ -310,15 +308,11 @@ def image_kind(head: bytes) -> tuple[str, str] | None:
     return (mime, "." + IMAGE_EXTENSIONS[mime]) if mime else None
 
 
-def upload_dir() -> Path:
-    return Path(current_app.config["SIBOL_UPLOAD_DIR"]) / "rewards"
-
-
 def _check_image(stream) -> tuple[bytes, str, str]:
     """Reads an uploaded file (at most 10 MB) and recognises it as an image; raises TooLarge or
     Unsupported with a message for the image field."""
-    data = stream.read(MAX_IMAGE_BYTES + 1)
-    if len(data) > MAX_IMAGE_BYTES:
+    data = stream.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
         raise TooLarge("The image is larger than 10 MB. Choose a smaller image.", field="image")
     if not data:
         raise Invalid("The image file is empty.", field="image")
@@ -343,7 +337,7 @@ def create_reward(data: dict, image=None) -> Reward:
     path: Path | None = None
     if image is not None:
         content, mime, ext = _check_image(image)
-        folder = upload_dir()
+        folder = uploads.upload_dir("rewards")
         folder.mkdir(parents=True, exist_ok=True)
         reward.image_file = secrets.token_hex(16) + ext
         reward.image_type = mime
@@ -364,7 +358,7 @@ def reward_image(reward_id: int) -> tuple[Path, str]:
     reward = get_reward(reward_id)
     if not reward.image_file:
         raise NotFound("This reward has no image.")
-    path = upload_dir() / reward.image_file
+    path = uploads.upload_dir("rewards") / reward.image_file
     if not path.is_file():
         raise NotFound("This reward's image is missing.")
     return path, reward.image_type or "application/octet-stream"

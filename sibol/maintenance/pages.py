@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from urllib.parse import urlencode
 
-from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -18,6 +18,7 @@ from ..access import module_required
 from ..errors import ServiceError
 from ..listing import page_args_lenient
 from ..models import ModuleId
+from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import service
 from .uploads import read_uploads
@@ -116,7 +117,7 @@ def _render(
         detail=detail,
         detail_error=detail_error,
         detail_values=detail_values or {},
-        max_upload_mb=service.MAX_UPLOAD_BYTES // (1024 * 1024),
+        max_upload_mb=MAX_UPLOAD_MB,
         **_detail_context(),
     ), status
 
@@ -237,13 +238,7 @@ def assign(request_id: int):
 @module_required(ModuleId.MAINTENANCE)
 def attachment(attachment_id: int):
     path, item = service.attachment_file(attachment_id)
-    response = send_file(
-        path, mimetype=item.content_type, download_name=item.original_name, max_age=3600, conditional=True
-    )
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    return response
+    return image_response(path, item.content_type, download_name=item.original_name)
 
 
 @bp.errorhandler(RequestEntityTooLarge)

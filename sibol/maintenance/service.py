@@ -19,11 +19,11 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from flask import current_app
 from sqlalchemy import String, cast, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
+from .. import uploads
 from ..errors import Conflict, Invalid, NotFound, TooLarge
 from ..extensions import db
 from ..listing import like_contains
@@ -39,11 +39,10 @@ from ..models import (
     RoleId,
     utcnow,
 )
-from ..uploads import IMAGE_EXTENSIONS, sniff_image
+from ..uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..validation import Errors
 
 MANILA = ZoneInfo("Asia/Manila")
-MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_FILES = 5
 MAX_ISSUE = 2000
 MAX_REMARKS = 1000
@@ -51,7 +50,6 @@ MAX_PHONE = 40
 MAX_QUERY = 100
 NUMBER_MIN, NUMBER_MAX = 100000, 199999
 NUMBER_ATTEMPTS = 25
-UPLOAD_SUBDIR = "maintenance"
 
 TABS = ("request", "pending", "complete")
 DEFAULT_TAB = "complete"
@@ -172,7 +170,7 @@ def _display_name(filename: str) -> str:
 
 
 def upload_dir() -> Path:
-    return Path(current_app.config["SIBOL_UPLOAD_DIR"]) / UPLOAD_SUBDIR
+    return uploads.upload_dir("maintenance")
 
 
 def _store_images(images: list[tuple[Upload, str]]) -> list[str]:

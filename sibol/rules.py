@@ -12,7 +12,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ..validation import EMAIL_RE, Errors
+from .validation import EMAIL_RE, Errors
 
 MAX_KG = 100_000  # one collection or rule above 100 tonnes is a typing mistake
 MAX_POINTS = 10_000_000
