@@ -10,16 +10,14 @@ from ..api import json_body
 from ..errors import Unsupported
 from ..listing import page_args
 from ..models import ModuleId
-from . import service
+from . import queries, service
 from .serializers import operator_json, request_json
-from .uploads import read_uploads
+from .uploads import Upload, read_uploads
 
 bp = Blueprint("maintenance", __name__)
 
-CREATE_FIELDS = ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
 
-
-def _input(fields: tuple[str, ...]) -> tuple[dict, list[service.Upload]]:
+def _input(fields: tuple[str, ...]) -> tuple[dict, list[Upload]]:
     """The body's fields and files: multipart/urlencoded form, or a JSON object (no files)."""
     if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
         values = {name: request.form.get(name) for name in fields}
@@ -33,9 +31,9 @@ def _input(fields: tuple[str, ...]) -> tuple[dict, list[service.Upload]]:
 @bp.get("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def list_requests():
-    query = service.parse_list_query(request.args, strict=True)
+    query = queries.parse_list_query(request.args, strict=True)
     page, per_page = page_args()
-    rows, total = service.list_requests(query, page=page, per_page=per_page)
+    rows, total = queries.list_requests(query, page=page, per_page=per_page)
     return {
         "success": True,
         "data": [request_json(r) for r in rows],
@@ -49,17 +47,8 @@ def list_requests():
 @bp.post("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def create_request():
-    values, files = _input(CREATE_FIELDS)
-    req = service.create_request(
-        actor=current_user,
-        assigned_to=values["assignedTo"],
-        issue=values["issue"],
-        priority=values["priority"],
-        due_date=values["dueDate"],
-        contact=values["contactDetails"],
-        files=files,
-        request_number=values["requestNumber"],
-    )
+    values, files = _input(service.CREATE_FIELDS)
+    req = service.create_from_form(values, files, actor=current_user)
     message = f"Maintenance request #{req.request_number} was created."
     return {"success": True, "message": message, "request": request_json(req, with_history=True)}, 201
 

@@ -21,7 +21,9 @@ from ..models import ModuleId
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import service
-from .uploads import read_uploads
+from .queries import list_requests, parse_list_query
+from .rules import MANILA
+from .uploads import attachment_file, read_uploads
 
 bp = Blueprint("maintenance", __name__)
 
@@ -58,7 +60,7 @@ def fmt_date(value: date | None) -> str:
 def fmt_time(value: datetime | None) -> str:
     if value is None:
         return ""
-    local = value.replace(tzinfo=UTC).astimezone(service.MANILA)
+    local = value.replace(tzinfo=UTC).astimezone(MANILA)
     return local.strftime("%b %d, %Y %I:%M %p")
 
 
@@ -83,12 +85,12 @@ def _render(
     detail_values: dict | None = None,
     dialog: str | None = None,
 ):
-    query = service.parse_list_query(request.args)
+    query = parse_list_query(request.args)
     page, per_page = page_args_lenient()
-    rows, total = service.list_requests(query, page=page, per_page=per_page)
+    rows, total = list_requests(query, page=page, per_page=per_page)
     if rows == [] and total and page > 1:  # past the end: show the last page
         page = max(1, -(-total // per_page))
-        rows, total = service.list_requests(query, page=page, per_page=per_page)
+        rows, total = list_requests(query, page=page, per_page=per_page)
     detail = None
     if detail_id is None and request.args.get("request", "").isdigit():
         detail_id = int(request.args["request"])
@@ -145,22 +147,9 @@ def detail_dialog(request_id: int):
 @bp.post("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def create():
-    form = {
-        k: request.form.get(k, "")
-        for k in ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
-    }
+    form = {k: request.form.get(k, "") for k in service.CREATE_FIELDS}
     try:
-        uploads = read_uploads(request.files.getlist("file"))
-        req = service.create_request(
-            actor=current_user,
-            assigned_to=form["assignedTo"],
-            issue=form["issue"],
-            priority=form["priority"],
-            due_date=form["dueDate"],
-            contact=form["contactDetails"],
-            files=uploads,
-            request_number=form["requestNumber"],
-        )
+        req = service.create_from_form(form, read_uploads(request.files.getlist("file")), actor=current_user)
     except ServiceError as err:
         return _render(err.status, form=form, form_errors=field_errors(err), dialog="request")
     assignee = req.assignee.full_name if req.assignee else "nobody"
@@ -237,7 +226,7 @@ def assign(request_id: int):
 @bp.get("/maintenance/attachments/<int:attachment_id>")
 @module_required(ModuleId.MAINTENANCE)
 def attachment(attachment_id: int):
-    path, item = service.attachment_file(attachment_id)
+    path, item = attachment_file(attachment_id)
     return image_response(path, item.content_type, download_name=item.original_name)
 
 
