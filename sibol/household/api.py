@@ -11,6 +11,7 @@ from ..errors import Invalid, Unsupported
 from ..listing import page_args, page_json
 from ..models import ModuleId
 from ..uploads import image_response
+from . import rewards as reward_service
 from . import service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
@@ -85,7 +86,7 @@ def leaderboard():
 def rewards():
     q, status = _filters(service.REWARD_STATUSES)
     page, per_page = page_args()
-    return page_json(service.list_rewards(q, status, page, per_page), reward_json)
+    return page_json(reward_service.list_rewards(q, status, page, per_page), reward_json)
 
 
 @bp.post("/rewards")
@@ -114,14 +115,14 @@ def create_reward():
         }
     else:
         raise Unsupported("Send the reward as multipart/form-data (with an image) or as JSON.")
-    reward = service.create_reward(data, image)
+    reward = reward_service.create_reward(data, image)
     return {"success": True, "message": "Reward saved.", "reward": reward_json(reward)}, 201
 
 
 @bp.get("/rewards/<int:reward_id>/image")
 @module_required(ModuleId.HOUSEHOLD)
 def reward_image(reward_id: int):
-    path, mimetype = service.reward_image(reward_id)
+    path, mimetype = reward_service.reward_image(reward_id)
     return image_response(path, mimetype)
 
 
@@ -129,7 +130,7 @@ def reward_image(reward_id: int):
 @module_required(ModuleId.HOUSEHOLD)
 def claim_reward(reward_id: int):
     body = json_body()
-    claim = service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
+    claim = reward_service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
     return {"success": True, "message": "Reward claimed.", "claim": claim_json(claim)}, 201
 
 
@@ -138,7 +139,7 @@ def claim_reward(reward_id: int):
 def claims():
     q, _ = _filters(())
     page, per_page = page_args()
-    return page_json(service.list_claims(q, page, per_page), claim_json)
+    return page_json(reward_service.list_claims(q, page, per_page), claim_json)
 
 
 @bp.get("/point-rule")

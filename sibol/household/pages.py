@@ -12,7 +12,7 @@ from ..models import ModuleId
 from ..rules import kg_text
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
-from . import service
+from . import rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -75,9 +75,9 @@ def _render(
     elif tab == "leaderboard":
         listing = service.list_leaderboard(q, status_filter, page, per_page)
     elif tab == "rewards":
-        listing = service.list_rewards(q, status_filter, page, per_page)
+        listing = rewards.list_rewards(q, status_filter, page, per_page)
     elif tab == "claimed":
-        listing = service.list_claims(q, page, per_page)
+        listing = rewards.list_claims(q, page, per_page)
 
     if modal is None and request.args.get("modal") in ("add-schedule", "add-reward", "add-household"):
         modal = request.args["modal"]
@@ -85,7 +85,7 @@ def _render(
         record_member = _target("record", service.get_member)
         modal = modal or ("record-waste" if record_member else None)
     if claim_reward is None and tab == "rewards" and "claim" in request.args:
-        claim_reward = _target("claim", service.get_reward)
+        claim_reward = _target("claim", rewards.get_reward)
         modal = modal or ("claim-reward" if claim_reward else None)
     claim_members = []
     if claim_reward is not None:
@@ -188,7 +188,7 @@ def add_reward():
     if image is not None and not image.filename:
         image = None  # the form's file input was left empty
     try:
-        service.create_reward(data, image.stream if image else None)
+        rewards.create_reward(data, image.stream if image else None)
     except ServiceError as err:
         return _render(
             tab="rewards", modal="add-reward", values=data, errors=field_errors(err), status=err.status
@@ -201,7 +201,7 @@ def add_reward():
 @module_required(ModuleId.HOUSEHOLD)
 def reward_image(reward_id: int):
     try:
-        path, mimetype = service.reward_image(reward_id)
+        path, mimetype = rewards.reward_image(reward_id)
     except NotFound:
         abort(404)
     return image_response(path, mimetype)
@@ -266,10 +266,10 @@ def record_waste(member_id: int):
 @bp.post("/household/rewards/<int:reward_id>/claims")
 @module_required(ModuleId.HOUSEHOLD)
 def claim_reward(reward_id: int):
-    reward = service.get_reward(reward_id)  # NotFound -> the 404 page
+    reward = rewards.get_reward(reward_id)  # NotFound -> the 404 page
     data = {"memberId": request.form.get("memberId")}
     try:
-        claim = service.claim_reward(reward_id, data["memberId"])
+        claim = rewards.claim_reward(reward_id, data["memberId"])
     except ServiceError as err:
         return _render(
             tab="rewards",

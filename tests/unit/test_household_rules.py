@@ -6,7 +6,7 @@ import pytest
 
 from sibol import rules
 from sibol.errors import Invalid
-from sibol.household.service import image_kind
+from sibol.household.rewards import image_kind
 from tests.factories_household import png_bytes
 
 
