@@ -8,12 +8,15 @@ pages (a bad value falls back to the default, pages never answer 400 for a link)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import request, url_for
+from sqlalchemy import ColumnElement, Select, func, or_
 
 from .errors import Invalid
+from .extensions import db
 
 MAX_PER_PAGE = 100
 MAX_PAGE = 1_000_000  # beyond any real list, and past what a database offset should carry
@@ -100,6 +103,22 @@ def like_escape(text: str) -> str:
 def like_contains(text: str, *, lower: bool = True) -> str:
     """A LIKE pattern matching text anywhere (lowercased for a `func.lower(column)` match)."""
     return f"%{like_escape(text.lower() if lower else text)}%"
+
+
+def matches_any(q: str, *columns: Any) -> ColumnElement[bool]:
+    """Any of the columns contains q, ignoring case (q's LIKE wildcards match themselves)."""
+    pattern = like_contains(q)
+    return or_(*(func.lower(column).like(pattern, escape="\\") for column in columns))
+
+
+def fetch_page(
+    query: Select, count_query: Select, page: int, per_page: int, shape: Callable[[Any], Any] | None = None
+) -> Page:
+    """One page of a query and the count of all its rows; rows are the first column unless shaped."""
+    total = db.session.scalar(count_query) or 0
+    result = db.session.execute(query.limit(per_page).offset((page - 1) * per_page))
+    rows = [shape(row) for row in result] if shape else list(result.scalars())
+    return Page(rows, total, page, per_page)
 
 
 def page_link(_endpoint: str | None = None, _drop: tuple[str, ...] = (), **changes: Any) -> str:

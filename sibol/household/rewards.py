@@ -5,35 +5,27 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, select, update
 
 from .. import rules, uploads
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
-from ..listing import Page, like_contains
+from ..listing import Page, fetch_page, matches_any
 from ..models import HouseholdMember, Reward, RewardClaim, RewardStatus
 from ..uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
-from .service import REWARD_STATUSES, _get, _page, _search_text, get_member
+from .service import REWARD_STATUSES, _get, _search_text, get_member
 
 
 def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = like_contains(q)
-        conditions.append(
-            or_(
-                func.lower(Reward.name).like(pattern, escape="\\"),
-                func.lower(Reward.area).like(pattern, escape="\\"),
-            )
-        )
+        conditions.append(matches_any(q, Reward.name, Reward.area))
     if status in REWARD_STATUSES:
         conditions.append(Reward.status == status)
     query = select(Reward).where(*conditions).order_by(Reward.id)
     count = select(func.count(Reward.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page)
 
 
 def get_reward(reward_id: int) -> Reward:
@@ -112,13 +104,7 @@ def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = like_contains(q)
-        conditions.append(
-            or_(
-                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-                func.lower(Reward.name).like(pattern, escape="\\"),
-            )
-        )
+        conditions.append(matches_any(q, HouseholdMember.name, Reward.name))
     query = (
         select(RewardClaim)
         .join(RewardClaim.member)
@@ -132,9 +118,7 @@ def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page
         .join(RewardClaim.reward)
         .where(*conditions)
     )
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page)
 
 
 def claim_reward(reward_id: int, member_id) -> RewardClaim:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import func, or_, select, update
 
 from .. import rules
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, like_contains
+from ..listing import Page, fetch_page, matches_any
 from ..models import (
     Barangay,
     CollectionArea,
@@ -24,12 +24,6 @@ MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
 
 
-def _page(query: Select, count_query: Select, page: int, per_page: int) -> Page:
-    total = db.session.scalar(count_query) or 0
-    rows = list(db.session.execute(query.limit(per_page).offset((page - 1) * per_page)))
-    return Page(rows, total, page, per_page)
-
-
 def _search_text(q: str | None) -> str:
     return " ".join((q or "").split())[:100]
 
@@ -44,17 +38,9 @@ def list_schedules(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = like_contains(q)
-        area_match = select(CollectionArea.schedule_id).where(
-            func.lower(CollectionArea.name).like(pattern, escape="\\")
-        )
-        conditions.append(
-            or_(
-                func.lower(CollectionSchedule.maintenance_person).like(pattern, escape="\\"),
-                func.lower(CollectionSchedule.collector_contact).like(pattern, escape="\\"),
-                CollectionSchedule.id.in_(area_match),
-            )
-        )
+        area_match = select(CollectionArea.schedule_id).where(matches_any(q, CollectionArea.name))
+        people = matches_any(q, CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact)
+        conditions.append(or_(people, CollectionSchedule.id.in_(area_match)))
     if status in COLLECTION_STATUSES:
         conditions.append(CollectionSchedule.status == status)
     query = (
@@ -63,9 +49,7 @@ def list_schedules(
         .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc())
     )
     count = select(func.count(CollectionSchedule.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page)
 
 
 MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
@@ -176,13 +160,7 @@ def list_leaderboard(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = like_contains(q)
-        conditions.append(
-            or_(
-                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-                func.lower(HouseholdMember.barangay).like(pattern, escape="\\"),
-            )
-        )
+        conditions.append(matches_any(q, HouseholdMember.name, HouseholdMember.barangay))
     if status in MEMBER_STATUSES:
         conditions.append(HouseholdMember.is_active.is_(status == "Active"))
     query = (
@@ -192,9 +170,7 @@ def list_leaderboard(
         .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id)
     )
     count = select(func.count(HouseholdMember.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [(row[0], int(row[1])) for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page, lambda row: (row[0], int(row[1])))
 
 
 def get_member(member_id: int) -> HouseholdMember:

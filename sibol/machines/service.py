@@ -16,7 +16,7 @@ from sqlalchemy import Select, and_, func, literal, or_, select
 
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, like_contains, like_escape
+from ..listing import Page, like_contains, like_escape, matches_any
 from ..models import Area, Machine, MachineStatus, utcnow
 from ..models.machines import (
     CONTAINER_STATUSES,
@@ -235,10 +235,6 @@ KEEP_STATUS = _KEEP
 # Chemical additives and waste containers -----------------------------------------------------
 
 
-def _like(column, q: str):
-    return func.lower(column).like(like_contains(q, lower=False), escape="\\")
-
-
 def list_chemical_additives(machine_id: int | None, q: str | None = None) -> list[ChemicalAdditive]:
     if machine_id is None:
         return []
@@ -246,16 +242,12 @@ def list_chemical_additives(machine_id: int | None, q: str | None = None) -> lis
     q = normalise_query(q)
     if q:
         query = query.where(
-            or_(
-                *(
-                    _like(c, q)
-                    for c in (
-                        ChemicalAdditive.chemical_input,
-                        ChemicalAdditive.stage,
-                        ChemicalAdditive.person_in_charge,
-                        ChemicalAdditive.units,
-                    )
-                )
+            matches_any(
+                q,
+                ChemicalAdditive.chemical_input,
+                ChemicalAdditive.stage,
+                ChemicalAdditive.person_in_charge,
+                ChemicalAdditive.units,
             )
         )
     order = (ChemicalAdditive.added_on.desc(), ChemicalAdditive.added_at.desc(), ChemicalAdditive.id.desc())
@@ -269,12 +261,7 @@ def list_waste_containers(machine_id: int | None, q: str | None = None) -> list[
     q = normalise_query(q)
     if q:
         query = query.where(
-            or_(
-                *(
-                    _like(c, q)
-                    for c in (WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
-                )
-            )
+            matches_any(q, WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
         )
     return list(db.session.scalars(query.order_by(WasteContainer.id).limit(500)))
 
