@@ -1,7 +1,4 @@
-"""What the admin routes read and answer, for the OpenAPI document (accounts, approval, audit).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/admin in the OpenAPI document (accounts, approval, audit); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 

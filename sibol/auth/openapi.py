@@ -1,7 +1,4 @@
-"""What the auth routes read and answer, for the OpenAPI document (sign-in, sign-up, passwords, Google).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/auth in the OpenAPI document (sign-in, sign-up, passwords, Google); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 

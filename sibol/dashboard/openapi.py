@@ -1,7 +1,4 @@
-"""What the dashboard routes read and answer, for the OpenAPI document (summaries and the records behind them).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/dashboard in the OpenAPI document (summaries and records); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""What the household routes read and answer, for the OpenAPI document (schedules, leaderboard, rewards, claims, point rule).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/household in the OpenAPI document (schedules, leaderboard, rewards, claims, point rule); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 

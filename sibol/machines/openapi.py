@@ -1,7 +1,4 @@
-"""What the machines routes read and answer, for the OpenAPI document (machines, areas, statuses, additives, containers).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/machines in the OpenAPI document (machines, options, additives, containers); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""What the maintenance routes read and answer, for the OpenAPI document (requests and their actions).
-
-The keys and fields are described in sibol/api/schemas.py, which merges every feature's OPERATIONS.
-"""
+"""/api/maintenance in the OpenAPI document (requests and their actions); sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 
