@@ -3,7 +3,8 @@
 A field error is a message keyed by the field's spec name (`{"email": "Email is required."}`);
 "form" holds a message about no one field. Services raise `Invalid(message, field=..., errors=...)`
 once with every message (see `Errors`); /api answers with the first field named and all of them
-under "errors" (ServiceError.payload), and pages show them next to their fields (`field_errors`).
+under "errors" (ServiceError.payload), and pages show them next to their fields (`field_errors`):
+both come from ServiceError.field_errors.
 """
 
 from __future__ import annotations
@@ -28,11 +29,9 @@ def is_email(value: str) -> bool:
 
 
 def field_errors(err: ServiceError, default_field: str = FORM) -> FieldErrors:
-    """The messages a page shows next to its fields for a refusal by a service."""
-    found = err.extra.get("errors")
-    if isinstance(found, dict) and found:
-        return found
-    return {err.field or default_field: err.message}
+    """The messages a page shows next to its fields for a refusal by a service (the same
+    "errors" the /api answer carries, see ServiceError.payload)."""
+    return err.field_errors(default_field)
 
 
 class Errors:

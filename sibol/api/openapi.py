@@ -157,6 +157,11 @@ def build_openapi(app: Flask) -> dict:
                         "message": {"type": "string"},
                         "error": {"type": "string"},
                         "field": {"type": "string"},
+                        "errors": {
+                            "type": "object",
+                            "additionalProperties": {"type": "string"},
+                            "description": "Field errors {field: message} when a field is named",
+                        },
                         "success": {"type": "boolean"},
                     },
                 },
