@@ -10,7 +10,7 @@ from ..api import json_body
 from ..errors import Unsupported
 from ..listing import page_args
 from ..models import ModuleId
-from . import queries, service
+from . import queries, rules, service
 from .serializers import operator_json, request_json
 from .uploads import Upload, read_uploads
 
@@ -109,7 +109,7 @@ def assign(request_id: int):
 @bp.get("/maintenance/operators")
 @module_required(ModuleId.MAINTENANCE)
 def operators():
-    return {"success": True, "operators": [operator_json(a) for a in service.operators()]}
+    return {"success": True, "operators": [operator_json(a) for a in rules.operators()]}
 
 
 @bp.get("/maintenance/next-number")

@@ -22,7 +22,7 @@ from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import service
 from .queries import list_requests, parse_list_query
-from .rules import MANILA
+from .rules import MANILA, operators
 from .uploads import attachment_file, read_uploads
 
 bp = Blueprint("maintenance", __name__)
@@ -66,7 +66,7 @@ def fmt_time(value: datetime | None) -> str:
 
 def _detail_context() -> dict:
     return {
-        "operators": service.operators(),
+        "operators": operators(),
         "min_due": service.manila_today().isoformat(),
         "svc": service,
         "url": _url,

@@ -1,12 +1,16 @@
-"""The input rules of a maintenance request: text, due date, priority, ids (Asia/Manila dates)."""
+"""The input rules of a maintenance request: text, due date, priority, ids (Asia/Manila dates),
+and who it may be assigned to (active operators)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
+
 from ..errors import Invalid
-from ..models import MaintenancePriority
+from ..extensions import db
+from ..models import Account, AccountStatus, MaintenancePriority, RoleId
 
 MANILA = ZoneInfo("Asia/Manila")
 MAX_ISSUE = 2000
@@ -72,3 +76,32 @@ def parse_id(value: object, field_name: str, label: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
         raise Invalid(f"{label} must be chosen from the list.", field=field_name)
     return value
+
+
+def operators() -> list[Account]:
+    """Who a request may be assigned to: active, enabled Operator accounts."""
+    return list(
+        db.session.scalars(
+            select(Account)
+            .where(
+                Account.role_id == int(RoleId.OPERATOR),
+                Account.status == AccountStatus.ACTIVE,
+                Account.is_enabled.is_(True),
+            )
+            .order_by(Account.first_name, Account.last_name, Account.id)
+        )
+    )
+
+
+def active_operator(value: object) -> Account:
+    """The account a request is assigned to: an active, enabled operator (by id)."""
+    account_id = parse_id(value, "assignedTo", "Assigned to")
+    account = db.session.get(Account, account_id)
+    if (
+        account is None
+        or account.role_id != RoleId.OPERATOR
+        or account.status != AccountStatus.ACTIVE
+        or not account.is_enabled
+    ):
+        raise Invalid("Assigned to must be an active operator.", field="assignedTo")
+    return account

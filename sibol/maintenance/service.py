@@ -23,19 +23,25 @@ from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import (
     Account,
-    AccountStatus,
     MaintenanceAttachment,
     MaintenanceEvent,
     MaintenanceEventKind,
     MaintenancePriority,
     MaintenanceRequest,
     MaintenanceStatus,
-    RoleId,
     utcnow,
 )
 from ..uploads import MAX_UPLOAD_BYTES as MAX_UPLOAD_BYTES
 from ..validation import Errors
-from .rules import MAX_ISSUE, MAX_PHONE, MAX_REMARKS, parse_due_date, parse_id, parse_priority, text_value
+from .rules import (
+    MAX_ISSUE,
+    MAX_PHONE,
+    MAX_REMARKS,
+    active_operator,
+    parse_due_date,
+    parse_priority,
+    text_value,
+)
 from .rules import manila_today as manila_today
 from .uploads import Upload as Upload
 from .uploads import checked_images, display_name, remove_files, store_images
@@ -115,34 +121,6 @@ def contact_of(req: MaintenanceRequest) -> str | None:
     if req.contact_phone:
         return req.contact_phone
     return req.assignee.email if req.assignee else None
-
-
-def operators() -> list[Account]:
-    """Who a request may be assigned to: active, enabled Operator accounts."""
-    return list(
-        db.session.scalars(
-            select(Account)
-            .where(
-                Account.role_id == int(RoleId.OPERATOR),
-                Account.status == AccountStatus.ACTIVE,
-                Account.is_enabled.is_(True),
-            )
-            .order_by(Account.first_name, Account.last_name, Account.id)
-        )
-    )
-
-
-def _operator(value: object) -> Account:
-    account_id = parse_id(value, "assignedTo", "Assigned to")
-    account = db.session.get(Account, account_id)
-    if (
-        account is None
-        or account.role_id != RoleId.OPERATOR
-        or account.status != AccountStatus.ACTIVE
-        or not account.is_enabled
-    ):
-        raise Invalid("Assigned to must be an active operator.", field="assignedTo")
-    return account
 
 
 # Request numbers ---------------------------------------------------------------------------
@@ -235,7 +213,7 @@ def create_request(
     errors = Errors()
     check = errors.check
     # Every field is checked, so a form can show all its errors at once.
-    assignee = check(_operator, assigned_to)
+    assignee = check(active_operator, assigned_to)
     issue_text = check(text_value, issue, "issue", "Issue", max_length=MAX_ISSUE, required=True)
     priority_value = check(parse_priority, priority)
     due = check(parse_due_date, due_date)
@@ -388,7 +366,7 @@ def add_remark(request_id: int, *, actor: Account | None, remarks: object) -> Ma
 def assign_request(request_id: int, *, actor: Account | None, assigned_to: object) -> MaintenanceRequest:
     req = get_request(request_id)
     _require_ongoing(req, "reassigned")
-    assignee = _operator(assigned_to)
+    assignee = active_operator(assigned_to)
     if assignee.id == req.assignee_id:
         raise Invalid(f"This request is already assigned to {assignee.full_name}.", field="assignedTo")
     req.assignee_id = assignee.id

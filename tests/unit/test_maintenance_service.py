@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from sibol.errors import Conflict, Invalid, NotFound, TooLarge
 from sibol.extensions import db
-from sibol.maintenance import queries, seed, service, uploads
+from sibol.maintenance import queries, rules, seed, service, uploads
 from sibol.maintenance.queries import ListQuery
 from sibol.maintenance.service import Upload
 from sibol.models import AccountStatus, MaintenanceEvent, MaintenanceRequest, RoleId
@@ -125,7 +125,7 @@ def test_only_active_operators_can_be_assigned(app):
     for account in (staff, pending, disabled):
         with pytest.raises(Invalid, match="active operator"):
             make_request(assignee=account)
-    assert [a.id for a in service.operators()] == [active.id]
+    assert [a.id for a in rules.operators()] == [active.id]
 
 
 def test_non_images_and_big_files_are_refused_and_no_file_is_left(app):
@@ -326,7 +326,7 @@ def test_query_parsing_is_lenient_for_pages_and_strict_for_the_api(app):
 def test_sample_data_seeds_operators_and_every_tab_once(app):
     seed.sample_data()
     seed.sample_data()
-    operators = service.operators()
+    operators = rules.operators()
     assert len(operators) == 4 and all(o.password_hash is None for o in operators)
     assert all(o.email for o in operators)
     for tab in ("request", "pending", "complete"):
