@@ -8,7 +8,7 @@ from flask_login import current_user
 from ..access import module_required
 from ..api import json_body
 from ..errors import Unsupported
-from ..listing import page_args
+from ..listing import Page, page_args, page_json
 from ..models import ModuleId
 from . import queries, rules, service
 from .serializers import operator_json, request_json
@@ -34,14 +34,7 @@ def list_requests():
     query = queries.parse_list_query(request.args, strict=True)
     page, per_page = page_args()
     rows, total = queries.list_requests(query, page=page, per_page=per_page)
-    return {
-        "success": True,
-        "data": [request_json(r) for r in rows],
-        "total": total,
-        "page": page,
-        "per_page": per_page,
-        "tab": query.tab,
-    }
+    return {**page_json(Page(rows, total, page, per_page), request_json), "tab": query.tab}
 
 
 @bp.post("/maintenance/requests")

@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
 from ..errors import ServiceError
-from ..listing import page_args_lenient
+from ..listing import last_page, page_args_lenient
 from ..models import ModuleId
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
@@ -89,7 +89,7 @@ def _render(
     page, per_page = page_args_lenient()
     rows, total = list_requests(query, page=page, per_page=per_page)
     if rows == [] and total and page > 1:  # past the end: show the last page
-        page = max(1, -(-total // per_page))
+        page = last_page(page, total, per_page)
         rows, total = list_requests(query, page=page, per_page=per_page)
     detail = None
     if detail_id is None and request.args.get("request", "").isdigit():
