@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import request, url_for
 from sqlalchemy import ColumnElement, Select, func, or_
@@ -128,8 +129,14 @@ def page_link(_endpoint: str | None = None, _drop: tuple[str, ...] = (), **chang
     """
     args: dict[str, Any] = {k: v for k, v in request.args.items() if k not in _drop}
     args.update(changes)
-    args = {k: v for k, v in args.items() if v not in (None, "")}
-    return url_for(_endpoint or request.endpoint or "", **args)
+    return query_url(_endpoint or request.endpoint or "", [(k, v) for k, v in args.items()])
+
+
+def query_url(endpoint: str, pairs: list[tuple[str, Any]], **values: Any) -> str:
+    """An endpoint's URL with query arguments in the given order (repeats allowed; None or "" left out)."""
+    kept = [(k, str(v)) for k, v in pairs if v not in (None, "")]
+    base = url_for(endpoint, **values)
+    return f"{base}?{urlencode(kept)}" if kept else base
 
 
 def page_json(page: Page, shape: Any, keys: tuple[str, ...] = ("data",), *, success: bool = True) -> dict:

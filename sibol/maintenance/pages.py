@@ -8,7 +8,6 @@ opens the same dialogs in place and previews the chosen image.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from urllib.parse import urlencode
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -16,7 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
 from ..errors import ServiceError
-from ..listing import last_page, page_args_lenient
+from ..listing import last_page, page_args_lenient, query_url
 from ..models import ModuleId
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
@@ -49,8 +48,7 @@ def _url(
         pairs = [(k, v) for k, v in pairs if not (k == name and (value is None or v == value))]
     for name, value in (add or {}).items():
         pairs = [(k, v) for k, v in pairs if k != name] + [(name, str(value))]
-    base = url_for(endpoint, **values)
-    return f"{base}?{urlencode(pairs)}" if pairs else base
+    return query_url(endpoint, pairs, **values)
 
 
 def fmt_date(value: date | None) -> str:
