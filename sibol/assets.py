@@ -37,7 +37,8 @@ def _manifest() -> dict:
     return data
 
 
-def _hot_url() -> str | None:
+def dev_server_url() -> str | None:
+    """The Vite dev server's URL while `make dev` runs (its hot file exists), else None."""
     if current_app.config.get("SIBOL_IGNORE_HOT_FILE"):
         return None
     try:
@@ -113,14 +114,14 @@ def _build_tags(entries: tuple[str, ...]) -> list[str]:
 
 def vite_asset(*entries: str) -> Markup:
     """Tags for the given entries, e.g. vite_asset("static_src/islands/code-input.tsx")."""
-    url = _hot_url()
+    url = dev_server_url()
     tags = _dev_tags(url, entries) if url else _build_tags(entries)
     return Markup("\n".join(tags))  # noqa: S704 - built from escaped manifest paths only
 
 
 def asset_url(entry: str) -> str:
     """The built URL of one entry (for islands loaded on demand, e.g. when a dialog opens)."""
-    url = _hot_url()
+    url = dev_server_url()
     if url:
         return f"{url}/{entry}"
     manifest = _manifest()

@@ -18,11 +18,21 @@ class ServiceError(Exception):
         self.field = field
         self.extra = extra
 
+    def field_errors(self, default_field: str = "form") -> dict[str, str]:
+        """The refusal as field errors {field: message}: every message a service collected, else
+        this one under its field (or `default_field`). Pages show these next to their fields."""
+        found = self.extra.get("errors")
+        if isinstance(found, dict) and found:
+            return found
+        return {self.field or default_field: self.message}
+
     def payload(self) -> dict:
+        """The JSON body under /api: the message, and for a field, the same field errors as pages."""
         body = {"success": False, "message": self.message, "error": self.message, "code": self.error}
+        body.update(self.extra)
         if self.field:
             body["field"] = self.field
-        body.update(self.extra)
+            body["errors"] = self.field_errors()
         return body
 
 

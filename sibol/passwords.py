@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import secrets
+import string
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -81,3 +83,21 @@ STRENGTH_LABELS = {0: "Very weak", 1: "Very weak", 2: "Weak", 3: "Medium", 4: "S
 
 def strength_label(password: str) -> str:
     return STRENGTH_LABELS[sum(password_rules(password).values())]
+
+
+def generate_password(length: int = 8) -> str:
+    """A random password from a CSPRNG that meets the password rule (spec section 5)."""
+    symbols = "!@#$%^&*?-_"
+    alphabet = string.ascii_letters + string.digits + symbols
+    while True:
+        chars = [
+            secrets.choice(string.ascii_lowercase),
+            secrets.choice(string.ascii_uppercase),
+            secrets.choice(string.digits),
+            secrets.choice(symbols),
+        ] + [secrets.choice(alphabet) for _ in range(max(0, length - 4))]
+        # Fisher-Yates with the CSPRNG so the required classes are not always first.
+        for i in range(len(chars) - 1, 0, -1):
+            j = secrets.randbelow(i + 1)
+            chars[i], chars[j] = chars[j], chars[i]
+        return "".join(chars)

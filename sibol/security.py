@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .assets import _hot_url
+from .assets import dev_server_url
 
 
 def content_security_policy(dev_server: str | None) -> str:
@@ -46,7 +46,7 @@ def install_security(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         headers = response.headers
-        headers.setdefault("Content-Security-Policy", content_security_policy(_hot_url()))
+        headers.setdefault("Content-Security-Policy", content_security_policy(dev_server_url()))
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         headers.setdefault("X-Frame-Options", "DENY")

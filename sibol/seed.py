@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import secrets
-import string
 
 from flask import current_app
 from sqlalchemy import func, select
@@ -24,7 +22,7 @@ from .models import (
     Role,
     RoleId,
 )
-from .passwords import hash_password
+from .passwords import generate_password, hash_password
 
 BARANGAYS = (
     "Barangay Fortune",
@@ -86,24 +84,6 @@ def sample_data() -> None:
                 raise
             continue
         module.sample_data()
-
-
-def generate_password(length: int = 8) -> str:
-    """A random password from a CSPRNG that meets the password rule (spec section 5)."""
-    symbols = "!@#$%^&*?-_"
-    alphabet = string.ascii_letters + string.digits + symbols
-    while True:
-        chars = [
-            secrets.choice(string.ascii_lowercase),
-            secrets.choice(string.ascii_uppercase),
-            secrets.choice(string.digits),
-            secrets.choice(symbols),
-        ] + [secrets.choice(alphabet) for _ in range(max(0, length - 4))]
-        # Fisher-Yates with the CSPRNG so the required classes are not always first.
-        for i in range(len(chars) - 1, 0, -1):
-            j = secrets.randbelow(i + 1)
-            chars[i], chars[j] = chars[j], chars[i]
-        return "".join(chars)
 
 
 def ensure_admin(username: str, email: str, password: str | None = None) -> tuple[Account | None, str | None]:

@@ -17,24 +17,31 @@ def module_json(module: Module) -> dict:
     }
 
 
-def user_json(account: Account) -> dict:
-    """The `user` stored by the browser: both spellings of DESIGN.md section 3."""
-    modules = sorted(account.module_ids)
+def account_fields(account: Account) -> dict:
+    """The spec section 3 fields of an account that every account shape carries."""
     return {
         "Account_id": account.id,
-        "id": account.id,
         "Username": account.username,
-        "username": account.username,
         "FirstName": account.first_name,
         "LastName": account.last_name,
         "Email": account.email,
         "Barangay_id": account.barangay_id,
         "Barangay_Name": account.barangay.name if account.barangay else None,
         "Roles": account.role_id,
+        "IsActive": 1 if account.is_enabled else 0,
+        "status": account.status,
+    }
+
+
+def user_json(account: Account) -> dict:
+    """The `user` stored by the browser: both spellings of DESIGN.md section 3."""
+    modules = sorted(account.module_ids)
+    return {
+        **account_fields(account),
+        "id": account.id,
+        "username": account.username,
         "roles": account.role_id,
         "roleId": account.role_id,
         "role": account.role.name if account.role else None,
         "user_modules": modules,
-        "IsActive": 1 if account.is_enabled else 0,
-        "status": account.status,
     }

@@ -10,6 +10,7 @@ from flask import Flask
 from flask_login import current_user
 
 from .assets import STATIC_DIR
+from .listing import page_link
 from .models import MODULES, ModuleId
 
 MANILA = ZoneInfo("Asia/Manila")
@@ -45,5 +46,5 @@ def today() -> datetime:
 def init_templating(app: Flask) -> None:
     if app.debug:
         _versions.clear()
-    app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items)
+    app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items, page_link=page_link)
     app.context_processor(lambda: {"today": today()})

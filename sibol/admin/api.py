@@ -6,8 +6,9 @@ from flask import Blueprint, request
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import int_field, json_body, page_args, pick, text_field
+from ..api import int_field, json_body, pick, text_field
 from ..errors import Invalid
+from ..listing import Page, page_args, page_json
 from ..models import ModuleId
 from . import service
 from .serializers import (
@@ -57,17 +58,8 @@ def access_values(body: dict) -> list | None:
     return value
 
 
-def _page_json(page: service.Page, key: str, shape) -> dict:
-    rows = [shape(a) for a in page.items]
-    return {
-        "success": True,
-        key: rows,
-        "list": rows,
-        "data": rows,
-        "total": page.total,
-        "page": page.page,
-        "per_page": page.per_page,
-    }
+def _page_json(page: Page, key: str, shape) -> dict:
+    return page_json(page, shape, (key, "list", "data"))
 
 
 @bp.get("/accounts")
@@ -196,14 +188,7 @@ def account_audit(account_id: int):
 @module_required(ADMIN)
 def audit_log():
     page, per_page = page_args(default_per_page=50)
-    listing = service.list_audit(page, per_page)
-    return {
-        "success": True,
-        "entries": [audit_json(e) for e in listing.items],
-        "total": listing.total,
-        "page": listing.page,
-        "per_page": listing.per_page,
-    }
+    return page_json(service.list_audit(page, per_page), audit_json, ("entries",))
 
 
 @bp.get("/roles")

@@ -12,27 +12,19 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import MAX_PER_PAGE
 from ..errors import Invalid, ServiceError
+from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
 from . import service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
 ADMIN = ModuleId.ADMIN
-PAGE_SIZES = (10, 25, 50, 100)
 TABS = ("accounts", "approval")
 
 
 def _actor():
     return current_user._get_current_object()
-
-
-def _number(name: str, default: int, upper: int) -> int:
-    raw = request.args.get(name, "").strip()
-    if not raw.isdigit() or len(raw) > 9:
-        return default
-    return min(max(int(raw), 1), upper)
 
 
 def _role_arg(known: set[int]) -> int | None:
@@ -65,17 +57,12 @@ def index():
     roles, modules, barangays = service.roles(), service.modules(), service.barangays()
     q = request.args.get("q", "")[:100]
     role_id = _role_arg({r.id for r in roles})
-    page = _number("page", 1, 10**6)
-    per_page = _number("per_page", 10, MAX_PER_PAGE)
+    page, per_page = page_args_lenient(sizes=None)
     if tab == "approval":
         listing = service.list_pending(page, per_page)
     else:
         listing = service.list_accounts(q, role_id, page, per_page)
     pending_total = listing.total if tab == "approval" else service.pending_count()
-
-    def page_url(number: int) -> str:
-        args: dict[str, Any] = {k: v for k, v in request.args.items() if k != "page"}
-        return url_for("admin.index", **args, page=number)
 
     return render_template(
         "admin/index.html",
@@ -86,7 +73,7 @@ def index():
         roles=roles,
         modules=modules,
         pending_total=pending_total,
-        page_url=page_url,
+        page_url=lambda number: page_link(page=number),
         page_sizes=PAGE_SIZES,
         props=_island_props(roles, modules, barangays),
         status_label=status_label,

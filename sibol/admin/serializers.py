@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..models import MODULES, ROLE_NAMES, Account, Barangay, ModuleId, Role, RoleId
 from ..models.admin import AuditEntry
-from ..serializers import module_json
+from ..serializers import account_fields, module_json
 from . import service
 
 STATUS_LABELS = {
@@ -23,19 +23,10 @@ def status_label(account: Account) -> str:
 
 def account_json(account: Account) -> dict:
     return {
-        "Account_id": account.id,
-        "Username": account.username,
-        "FirstName": account.first_name,
-        "LastName": account.last_name,
-        "Email": account.email,
-        "Barangay_id": account.barangay_id,
-        "Barangay_Name": account.barangay.name if account.barangay else None,
-        "Roles": account.role_id,
+        **account_fields(account),
         "Role_name": account.role.name if account.role else None,
-        "IsActive": 1 if account.is_enabled else 0,
         "Access": sorted(account.module_ids),
         "Access_names": [m.name for m in account.modules],
-        "status": account.status,
         "status_label": status_label(account),
         "created_at": account.created_at.isoformat() + "Z" if account.created_at else None,
     }

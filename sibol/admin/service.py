@@ -18,9 +18,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..api.tokens import revoke_all_tokens
-from ..auth.onetime import set_password_url
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
+from ..listing import Page, last_page, like_contains
 from ..models import (
     ROLE_DEFAULT_MODULES,
     Account,
@@ -33,26 +33,22 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from ..passwords import hash_password, password_advice
-from ..seed import generate_password
+from ..onetime import set_password_url
+from ..passwords import (
+    generate_password,
+    hash_password,
+    password_advice,
+)
+from ..validation import EMAIL_RE
 
 USERNAME_MAX = 30
 NAME_MAX = 100
 EMAIL_MAX = 254
 REASON_MAX = 500
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 LAST_ADMIN = (
     "{name} is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."
 )
-
-
-@dataclass
-class Page:
-    items: list
-    total: int
-    page: int
-    per_page: int
 
 
 # Reference lists ------------------------------------------------------------------------
@@ -77,11 +73,6 @@ def role_defaults() -> dict[int, list[int]]:
 # Reading ----------------------------------------------------------------------------------
 
 
-def _like(text: str) -> str:
-    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def list_accounts(
     q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
 ) -> Page:
@@ -89,7 +80,7 @@ def list_accounts(
     query = select(Account).where(Account.status != AccountStatus.PENDING)
     q = (q or "").strip()
     if q:
-        pattern = _like(q)
+        pattern = like_contains(q)
         query = query.where(
             or_(
                 *(
@@ -104,7 +95,7 @@ def list_accounts(
     query = query.order_by(Account.id.desc())
     if per_page is None:
         return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
-    page = min(page, max(1, -(-total // per_page)))  # past the end: the last page
+    page = last_page(page, total, per_page)
     items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
     return Page(items, total, page, per_page)
 
@@ -116,7 +107,7 @@ def list_pending(page: int = 1, per_page: int | None = 10) -> Page:
     query = query.order_by(Account.created_at, Account.id)
     if per_page is None:
         return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
-    page = min(page, max(1, -(-total // per_page)))
+    page = last_page(page, total, per_page)
     items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
     return Page(items, total, page, per_page)
 

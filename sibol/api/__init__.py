@@ -1,17 +1,13 @@
-"""Shared /api plumbing: the parent blueprint, JSON bodies, field parsing, pagination, CORS."""
+"""Shared /api plumbing: the parent blueprint, JSON bodies, field parsing, CORS (paging: sibol.listing)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal, overload
 
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import BadRequest
 
 from ..errors import Invalid, Unsupported, is_api_path
-
-MAX_PER_PAGE = 100
-MAX_PAGE = 1_000_000
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
@@ -103,31 +99,6 @@ def int_field(
     if value < minimum or value > 2**31 - 1:
         raise Invalid(f"{label} must be a valid number.", field=names[0])
     return value
-
-
-def page_args(default_per_page: int = 10) -> tuple[int, int]:
-    """`page` and `per_page` from the query string, clamped to sane bounds."""
-
-    def number(name: str, default: int) -> int:
-        raw = request.args.get(name, "")
-        try:
-            return int(raw) if raw.strip() else default
-        except ValueError:
-            raise Invalid(f"{name} must be a whole number.", field=name) from None
-
-    page = number("page", 1)
-    per_page = number("per_page", default_per_page)
-    if page < 1:
-        raise Invalid("page must be 1 or more.", field="page")
-    if page > MAX_PAGE:  # beyond any real list, and past what a database integer holds
-        raise Invalid(f"page must be at most {MAX_PAGE}.", field="page")
-    if not 1 <= per_page <= MAX_PER_PAGE:
-        raise Invalid(f"per_page must be between 1 and {MAX_PER_PAGE}.", field="per_page")
-    return page, per_page
-
-
-def page_count(total: int, per_page: int) -> int:
-    return max(1, math.ceil(total / per_page))
 
 
 def make_api_blueprint() -> Blueprint:

@@ -62,7 +62,7 @@ def api_rules(app: Flask):
 
 
 def build_openapi(app: Flask) -> dict:
-    from .schemas import OPERATIONS
+    from .schemas import operations
 
     paths: dict[str, dict] = {}
     for rule in sorted(api_rules(app), key=lambda r: r.rule):
@@ -71,7 +71,7 @@ def build_openapi(app: Flask) -> dict:
         summary = ((view.__doc__ or "").strip().splitlines() or [rule.endpoint])[0]
         access = access_of(rule.endpoint, app)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            extra = OPERATIONS.get((rule.endpoint, method), {})
+            extra = operations().get((rule.endpoint, method), {})
             success = str(extra.get("status", 200))
             redirect = {
                 "description": "Redirect to the next page",
@@ -157,6 +157,11 @@ def build_openapi(app: Flask) -> dict:
                         "message": {"type": "string"},
                         "error": {"type": "string"},
                         "field": {"type": "string"},
+                        "errors": {
+                            "type": "object",
+                            "additionalProperties": {"type": "string"},
+                            "description": "Field errors {field: message} when a field is named",
+                        },
                         "success": {"type": "boolean"},
                     },
                 },

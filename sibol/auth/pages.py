@@ -16,6 +16,7 @@ from ..access import public
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
 from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
+from ..validation import field_errors
 from . import google, limits, service
 
 bp = Blueprint("auth", __name__)
@@ -109,7 +110,7 @@ def signup():
         try:
             account = service.register(form, google=session.get(google.SESSION_KEY))
         except ServiceError as err:
-            errors[err.field or "form"] = err.message
+            errors.update(field_errors(err))
             pending_email = err.extra.get("pendingEmail")
         else:
             target = "auth.pending_approval" if sso else "auth.email_verification"

@@ -12,7 +12,7 @@ from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails
+from .. import emails, onetime
 from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
@@ -26,7 +26,7 @@ from ..passwords import (
     needs_rehash,
     verify_password,
 )
-from . import onetime
+from ..validation import EMAIL_RE
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -42,7 +42,6 @@ NO_PASSWORD = "Your account has no password yet. Use the link in your approval e
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
-EMAIL_RE = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
 USERNAME_MAX = 30
 INVALID_EMAIL = "Please enter a valid email."
 INVALID_CODE = "Invalid or expired code. Request a new code if needed."

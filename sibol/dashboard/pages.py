@@ -7,8 +7,9 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import ServiceError
-from ..household.rules import kg_text
 from ..models import ModuleId
+from ..rules import kg_text
+from ..validation import field_errors
 from . import service
 
 bp = Blueprint("dashboard", __name__)
@@ -56,11 +57,6 @@ def _render(
     ), status
 
 
-def _errors(err: ServiceError) -> dict:
-    found = err.extra.get("errors")
-    return found if isinstance(found, dict) and found else {err.field or "form": err.message}
-
-
 @bp.post("/dashboard/waste-collections")
 @module_required(ModuleId.DASHBOARD)
 def record_waste():
@@ -68,7 +64,7 @@ def record_waste():
     try:
         service.record_waste(data)
     except ServiceError as err:
-        return _render(form="waste", values=data, errors=_errors(err), status=err.status)
+        return _render(form="waste", values=data, errors=field_errors(err), status=err.status)
     flash("Waste collection recorded.", "success")
     return redirect(url_for("dashboard.index", period=request.form.get("period") or None))
 
@@ -80,6 +76,6 @@ def record_energy():
     try:
         service.record_energy(data)
     except ServiceError as err:
-        return _render(form="energy", values=data, errors=_errors(err), status=err.status)
+        return _render(form="energy", values=data, errors=field_errors(err), status=err.status)
     flash("Energy reading recorded.", "success")
     return redirect(url_for("dashboard.index"))

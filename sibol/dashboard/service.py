@@ -12,9 +12,9 @@ from datetime import date, timedelta
 
 from sqlalchemy import extract, func, select
 
+from .. import rules
 from ..errors import Conflict
 from ..extensions import db
-from ..household import rules
 from ..household.service import upcoming_schedules
 from ..models import EnergyReading, WasteCollection
 

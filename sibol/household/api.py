@@ -8,11 +8,13 @@ from flask import Blueprint, request
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import json_body, page_args, pick
+from ..api import json_body, pick
 from ..errors import Invalid, Unsupported
+from ..listing import page_args, page_json
 from ..models import ModuleId
+from ..uploads import image_response
 from . import client_api, service
-from .pages import image_response
+from . import rewards as reward_service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
 bp = Blueprint("household", __name__, url_prefix="/household")
@@ -30,22 +32,12 @@ def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
     return q, status
 
 
-def _listing(result, shape) -> dict:
-    return {
-        "success": True,
-        "data": [shape(row) for row in result.rows],
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-    }
-
-
 @bp.get("/schedules")
 @module_required(ModuleId.HOUSEHOLD)
 def schedules():
     q, status = _filters(service.COLLECTION_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_schedules(q, status, page, per_page), schedule_json)
+    return page_json(service.list_schedules(q, status, page, per_page), schedule_json)
 
 
 def _schedule_body() -> dict:
@@ -90,7 +82,7 @@ def update_schedule(schedule_id: int):
 def leaderboard():
     q, status = _filters(service.MEMBER_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_leaderboard(q, status, page, per_page), lambda row: member_json(*row))
+    return page_json(service.list_leaderboard(q, status, page, per_page), lambda row: member_json(*row))
 
 
 @bp.get("/rewards")
@@ -98,7 +90,7 @@ def leaderboard():
 def rewards():
     q, status = _filters(service.REWARD_STATUSES)
     page, per_page = page_args()
-    return _listing(service.list_rewards(q, status, page, per_page), reward_json)
+    return page_json(reward_service.list_rewards(q, status, page, per_page), reward_json)
 
 
 @bp.post("/rewards")
@@ -127,14 +119,14 @@ def create_reward():
         }
     else:
         raise Unsupported("Send the reward as multipart/form-data (with an image) or as JSON.")
-    reward = service.create_reward(data, image)
+    reward = reward_service.create_reward(data, image)
     return {"success": True, "message": "Reward saved.", "reward": reward_json(reward)}, 201
 
 
 @bp.get("/rewards/<int:reward_id>/image")
 @module_required(ModuleId.HOUSEHOLD)
 def reward_image(reward_id: int):
-    path, mimetype = service.reward_image(reward_id)
+    path, mimetype = reward_service.reward_image(reward_id)
     return image_response(path, mimetype)
 
 
@@ -142,7 +134,7 @@ def reward_image(reward_id: int):
 @module_required(ModuleId.HOUSEHOLD)
 def claim_reward(reward_id: int):
     body = json_body()
-    claim = service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
+    claim = reward_service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
     return {"success": True, "message": "Reward claimed.", "claim": claim_json(claim)}, 201
 
 
@@ -151,7 +143,7 @@ def claim_reward(reward_id: int):
 def claims():
     q, _ = _filters(())
     page, per_page = page_args()
-    return _listing(service.list_claims(q, page, per_page), claim_json)
+    return page_json(reward_service.list_claims(q, page, per_page), claim_json)
 
 
 @bp.get("/point-rule")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from ..access import module_required
 from ..errors import NotFound, ServiceError
+from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
-from . import service
-from .rules import kg_text
+from ..rules import kg_text
+from ..uploads import MAX_UPLOAD_MB, image_response
+from ..validation import field_errors
+from . import rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -25,7 +28,6 @@ STATUS_OPTIONS = {
     "leaderboard": service.MEMBER_STATUSES,
     "rewards": service.REWARD_STATUSES,
 }
-PER_PAGE_SIZES = (10, 25, 50, 100)
 CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 
 
@@ -33,22 +35,6 @@ CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
 def kg_filter(grams: int | None) -> str:
     """Whole grams as kilograms for display: 12500 -> '12.5'."""
     return kg_text(grams)
-
-
-def _number_arg(name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
-    """A lenient page-number argument: anything odd falls back to the default (pages never 400)."""
-    raw = request.args.get(name, "")
-    value = int(raw) if raw.isdigit() and len(raw) < 7 else default
-    if allowed is not None and value not in allowed:
-        return default
-    return max(1, value)
-
-
-def _field_errors(err: ServiceError) -> dict[str, str]:
-    errors = err.extra.get("errors")
-    if isinstance(errors, dict) and errors:
-        return errors
-    return {err.field or "form": err.message}
 
 
 def _target(arg: str, getter):
@@ -82,17 +68,16 @@ def _render(
     status_filter = request.args.get("status", "")
     if status_filter not in STATUS_OPTIONS.get(tab, ()):
         status_filter = ""
-    page = _number_arg("page", 1)
-    per_page = _number_arg("per_page", 10, PER_PAGE_SIZES)
+    page, per_page = page_args_lenient()
     listing = None
     if tab == "schedule":
         listing = service.list_schedules(q, status_filter, page, per_page)
     elif tab == "leaderboard":
         listing = service.list_leaderboard(q, status_filter, page, per_page)
     elif tab == "rewards":
-        listing = service.list_rewards(q, status_filter, page, per_page)
+        listing = rewards.list_rewards(q, status_filter, page, per_page)
     elif tab == "claimed":
-        listing = service.list_claims(q, page, per_page)
+        listing = rewards.list_claims(q, page, per_page)
 
     if modal is None and request.args.get("modal") in ("add-schedule", "add-reward", "add-household"):
         modal = request.args["modal"]
@@ -100,7 +85,7 @@ def _render(
         record_member = _target("record", service.get_member)
         modal = modal or ("record-waste" if record_member else None)
     if claim_reward is None and tab == "rewards" and "claim" in request.args:
-        claim_reward = _target("claim", service.get_reward)
+        claim_reward = _target("claim", rewards.get_reward)
         modal = modal or ("claim-reward" if claim_reward else None)
     claim_members = []
     if claim_reward is not None:
@@ -121,7 +106,7 @@ def _render(
         status_filter=status_filter,
         status_options=STATUS_OPTIONS.get(tab, ()),
         listing=listing,
-        per_page_sizes=PER_PAGE_SIZES,
+        per_page_sizes=PAGE_SIZES,
         modal=modal,
         values=values or {},
         errors=errors or {},
@@ -134,8 +119,8 @@ def _render(
         rule_kg=kg_text(waste_g),
         rule_points=points,
         points_editing=points_editing or request.args.get("edit") == "1",
-        max_image_mb=service.MAX_IMAGE_BYTES // (1024 * 1024),
-        page_url=lambda n: url_for("household.index", **{**request.args.to_dict(), "page": n}),
+        max_image_mb=MAX_UPLOAD_MB,
+        page_url=lambda n: page_link("household.index", page=n),
     )
     return body, status
 
@@ -169,7 +154,7 @@ def add_schedule():
         service.create_schedule(data)
     except ServiceError as err:
         return _render(
-            tab="schedule", modal="add-schedule", values=data, errors=_field_errors(err), status=err.status
+            tab="schedule", modal="add-schedule", values=data, errors=field_errors(err), status=err.status
         )
     flash("Collection schedule saved.", "success")
     return redirect(url_for("household.index", tab="schedule"))
@@ -187,7 +172,7 @@ def edit_schedule(schedule_id: int):
             tab="schedule",
             modal="edit-schedule",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             edit_schedule=schedule,
         )
@@ -203,10 +188,10 @@ def add_reward():
     if image is not None and not image.filename:
         image = None  # the form's file input was left empty
     try:
-        service.create_reward(data, image.stream if image else None)
+        rewards.create_reward(data, image.stream if image else None)
     except ServiceError as err:
         return _render(
-            tab="rewards", modal="add-reward", values=data, errors=_field_errors(err), status=err.status
+            tab="rewards", modal="add-reward", values=data, errors=field_errors(err), status=err.status
         )
     flash("Reward saved.", "success")
     return redirect(url_for("household.index", tab="rewards"))
@@ -216,18 +201,10 @@ def add_reward():
 @module_required(ModuleId.HOUSEHOLD)
 def reward_image(reward_id: int):
     try:
-        path, mimetype = service.reward_image(reward_id)
+        path, mimetype = rewards.reward_image(reward_id)
     except NotFound:
         abort(404)
     return image_response(path, mimetype)
-
-
-def image_response(path, mimetype: str):
-    response = send_file(path, mimetype=mimetype, max_age=3600, conditional=True, etag=True)
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'"
-    return response
 
 
 @bp.post("/household/point-rule")
@@ -238,7 +215,7 @@ def save_point_rule():
         service.update_point_rule(data, actor_id=current_user.id)
     except ServiceError as err:
         return _render(
-            tab="points", values=data, errors=_field_errors(err), status=err.status, points_editing=True
+            tab="points", values=data, errors=field_errors(err), status=err.status, points_editing=True
         )
     flash("Point system saved.", "success")
     return redirect(url_for("household.index", tab="points"))
@@ -255,7 +232,7 @@ def add_member():
             tab="leaderboard",
             modal="add-household",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
         )
     flash(f"{member.name} added to the leaderboard.", "success")
@@ -274,7 +251,7 @@ def record_waste(member_id: int):
             tab="leaderboard",
             modal="record-waste",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             record_member=member,
         )
@@ -289,16 +266,16 @@ def record_waste(member_id: int):
 @bp.post("/household/rewards/<int:reward_id>/claims")
 @module_required(ModuleId.HOUSEHOLD)
 def claim_reward(reward_id: int):
-    reward = service.get_reward(reward_id)  # NotFound -> the 404 page
+    reward = rewards.get_reward(reward_id)  # NotFound -> the 404 page
     data = {"memberId": request.form.get("memberId")}
     try:
-        claim = service.claim_reward(reward_id, data["memberId"])
+        claim = rewards.claim_reward(reward_id, data["memberId"])
     except ServiceError as err:
         return _render(
             tab="rewards",
             modal="claim-reward",
             values=data,
-            errors=_field_errors(err),
+            errors=field_errors(err),
             status=err.status,
             claim_reward=reward,
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models import CollectionSchedule, HouseholdMember, Reward, RewardClaim
-from .rules import kg_text
+from ..rules import kg_text
 
 
 def schedule_json(s: CollectionSchedule) -> dict:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import secrets
 import typing
-from dataclasses import dataclass
-from pathlib import Path
 
-from flask import current_app
-from sqlalchemy import CursorResult, Select, func, or_, select, update
+from sqlalchemy import func, or_, select, update
 
-from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
+from .. import rules
+from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..listing import Page, fetch_page, matches_any
 from ..models import (
     Barangay,
     CollectionArea,
@@ -19,37 +17,13 @@ from ..models import (
     CollectionStatus,
     HouseholdMember,
     PointRule,
-    Reward,
-    RewardClaim,
     RewardStatus,
 )
-from ..uploads import IMAGE_EXTENSIONS, sniff_image
-from . import rules
 
-MAX_IMAGE_BYTES = 10 * 1024 * 1024
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
 MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
-
-
-@dataclass
-class Page:
-    rows: list
-    total: int
-    page: int
-    per_page: int
-
-
-def _like(q: str) -> str:
-    escaped = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped.lower()}%"
-
-
-def _page(query: Select, count_query: Select, page: int, per_page: int) -> Page:
-    total = db.session.scalar(count_query) or 0
-    rows = list(db.session.execute(query.limit(per_page).offset((page - 1) * per_page)))
-    return Page(rows, total, page, per_page)
 
 
 def _search_text(q: str | None) -> str:
@@ -66,17 +40,9 @@ def list_schedules(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
-        area_match = select(CollectionArea.schedule_id).where(
-            func.lower(CollectionArea.name).like(pattern, escape="\\")
-        )
-        conditions.append(
-            or_(
-                func.lower(CollectionSchedule.maintenance_person).like(pattern, escape="\\"),
-                func.lower(CollectionSchedule.collector_contact).like(pattern, escape="\\"),
-                CollectionSchedule.id.in_(area_match),
-            )
-        )
+        area_match = select(CollectionArea.schedule_id).where(matches_any(q, CollectionArea.name))
+        people = matches_any(q, CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact)
+        conditions.append(or_(people, CollectionSchedule.id.in_(area_match)))
     if status in COLLECTION_STATUSES:
         conditions.append(CollectionSchedule.status == status)
     query = (
@@ -85,9 +51,7 @@ def list_schedules(
         .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc())
     )
     count = select(func.count(CollectionSchedule.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page)
 
 
 MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
@@ -198,13 +162,7 @@ def list_leaderboard(
     conditions = []
     q = _search_text(q)
     if q:
-        pattern = _like(q)
-        conditions.append(
-            or_(
-                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-                func.lower(HouseholdMember.barangay).like(pattern, escape="\\"),
-            )
-        )
+        conditions.append(matches_any(q, HouseholdMember.name, HouseholdMember.barangay))
     if status in MEMBER_STATUSES:
         conditions.append(HouseholdMember.is_active.is_(status == "Active"))
     query = (
@@ -214,9 +172,7 @@ def list_leaderboard(
         .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id)
     )
     count = select(func.count(HouseholdMember.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [(row[0], int(row[1])) for row in result.rows]
-    return result
+    return fetch_page(query, count, page, per_page, lambda row: (row[0], int(row[1])))
 
 
 def get_member(member_id: int) -> HouseholdMember:
@@ -286,175 +242,6 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     db.session.commit()
     db.session.refresh(member)
     return member, waste_g, earned
-
-
-# Rewards ----------------------------------------------------------------------------------------
-
-
-def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
-    conditions = []
-    q = _search_text(q)
-    if q:
-        pattern = _like(q)
-        conditions.append(
-            or_(
-                func.lower(Reward.name).like(pattern, escape="\\"),
-                func.lower(Reward.area).like(pattern, escape="\\"),
-            )
-        )
-    if status in REWARD_STATUSES:
-        conditions.append(Reward.status == status)
-    query = select(Reward).where(*conditions).order_by(Reward.id)
-    count = select(func.count(Reward.id)).where(*conditions)
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
-
-
-def get_reward(reward_id: int) -> Reward:
-    reward = _get(Reward, reward_id)
-    if reward is None:
-        raise NotFound("Reward not found.")
-    return reward
-
-
-def image_kind(head: bytes) -> tuple[str, str] | None:
-    """(MIME type, extension) of a PNG, JPEG, GIF or WebP by its first bytes, else None."""
-    mime = sniff_image(head)
-    return (mime, "." + IMAGE_EXTENSIONS[mime]) if mime else None
-
-
-def upload_dir() -> Path:
-    return Path(current_app.config["SIBOL_UPLOAD_DIR"]) / "rewards"
-
-
-def _check_image(stream) -> tuple[bytes, str, str]:
-    """Reads an uploaded file (at most 10 MB) and recognises it as an image; raises TooLarge or
-    Unsupported with a message for the image field."""
-    data = stream.read(MAX_IMAGE_BYTES + 1)
-    if len(data) > MAX_IMAGE_BYTES:
-        raise TooLarge("The image is larger than 10 MB. Choose a smaller image.", field="image")
-    if not data:
-        raise Invalid("The image file is empty.", field="image")
-    kind = image_kind(data[:16])
-    if kind is None:
-        raise Unsupported("Upload an image (PNG, JPEG, GIF or WebP).", field="image")
-    return data, kind[0], kind[1]
-
-
-def create_reward(data: dict, image=None) -> Reward:
-    """data: reward (name), status (Available), points (eligibility: points needed), area.
-    image: a file-like object or None. Nothing is stored when anything is refused."""
-    errors = rules.Errors()
-    name = rules.text(errors, data.get("reward"), "reward", "Reward", max_length=120)
-    status = rules.choice(
-        errors, data.get("status"), "status", "Status", REWARD_STATUSES, RewardStatus.AVAILABLE.value
-    )
-    points = rules.whole(errors, data.get("points"), "points", "Eligibility (points needed)")
-    area = rules.text(errors, data.get("area"), "area", "Area", required=False)
-    errors.raise_if_any()
-    reward = Reward(name=name, status=status, points_required=points, area=area)
-    path: Path | None = None
-    if image is not None:
-        content, mime, ext = _check_image(image)
-        folder = upload_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        reward.image_file = secrets.token_hex(16) + ext
-        reward.image_type = mime
-        path = folder / reward.image_file
-        path.write_bytes(content)
-    db.session.add(reward)
-    try:
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        if path is not None:
-            path.unlink(missing_ok=True)
-        raise
-    return reward
-
-
-def reward_image(reward_id: int) -> tuple[Path, str]:
-    reward = get_reward(reward_id)
-    if not reward.image_file:
-        raise NotFound("This reward has no image.")
-    path = upload_dir() / reward.image_file
-    if not path.is_file():
-        raise NotFound("This reward's image is missing.")
-    return path, reward.image_type or "application/octet-stream"
-
-
-# Claims -----------------------------------------------------------------------------------------
-
-
-def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page:
-    conditions = []
-    q = _search_text(q)
-    if q:
-        pattern = _like(q)
-        conditions.append(
-            or_(
-                func.lower(HouseholdMember.name).like(pattern, escape="\\"),
-                func.lower(Reward.name).like(pattern, escape="\\"),
-            )
-        )
-    query = (
-        select(RewardClaim)
-        .join(RewardClaim.member)
-        .join(RewardClaim.reward)
-        .where(*conditions)
-        .order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc())
-    )
-    count = (
-        select(func.count(RewardClaim.id))
-        .join(RewardClaim.member)
-        .join(RewardClaim.reward)
-        .where(*conditions)
-    )
-    result = _page(query, count, page, per_page)
-    result.rows = [row[0] for row in result.rows]
-    return result
-
-
-def claim_reward(reward_id: int, member_id) -> RewardClaim:
-    """A member spends points on an available reward; refuses when points fall short."""
-    errors = rules.Errors()
-    member_id = rules.whole(errors, member_id, "memberId", "Member", minimum=1, maximum=2**31 - 1)
-    errors.raise_if_any()
-    reward = get_reward(reward_id)
-    try:
-        member = get_member(member_id)
-    except NotFound as err:
-        raise NotFound(err.message, field="memberId") from None
-    if reward.status != RewardStatus.AVAILABLE:
-        raise Conflict("This reward is not available.", field="reward")
-    if not member.is_active:
-        raise Conflict("Only active members can claim rewards.", field="memberId")
-    short = Conflict(
-        f"{member.name} has {member.points} points; this reward needs {reward.points_required}.",
-        field="memberId",
-    )
-    if member.points < reward.points_required:
-        raise short
-    # Spent in the database only while the points are still there: two claims at once cannot
-    # take a member below 0.
-    spent = typing.cast(
-        CursorResult[typing.Any],
-        db.session.execute(
-            update(HouseholdMember)
-            .where(HouseholdMember.id == member.id, HouseholdMember.points >= reward.points_required)
-            .values(points=HouseholdMember.points - reward.points_required)
-            .execution_options(synchronize_session=False)
-        ),
-    )
-    if spent.rowcount != 1:
-        db.session.rollback()
-        raise short
-    claim = RewardClaim(reward=reward, member=member, points_spent=reward.points_required)
-    db.session.add(claim)
-    db.session.commit()
-    db.session.refresh(member)
-    return claim
 
 
 # Point rule -------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from ..access import module_required
-from ..api import int_field, json_body, page_args, text_field
+from ..api import int_field, json_body, text_field
+from ..listing import page_args, page_json
 from ..models import ModuleId
 from . import service
 from .serializers import (
@@ -33,12 +34,7 @@ def list_machines():
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
     result = service.search_machines(q, page, per_page, with_total=with_total)
-    body = {
-        "data": [machine_json(m) for m in result.rows],
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-    }
+    body = page_json(result, machine_json, success=False)
     if not with_total:
         body["total"] = None
     return body

@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, flash, redirect, render_template, request, u
 
 from ..access import module_required
 from ..errors import ServiceError
+from ..listing import page_args_lenient, page_link
 from ..models import ModuleId
 from ..models.machines import PACKAGES
 from . import service
@@ -27,7 +28,6 @@ TABS = (
     ("analytics", "Analytics"),
 )
 DEFAULT_TAB = "chemical-additives"
-PER_PAGE_CHOICES = (10, 25, 50, 100)
 SELECTOR_OPTIONS = 20  # the no-JavaScript selector lists this many matches
 
 
@@ -37,18 +37,9 @@ def init_app(app: Flask) -> None:
     register_commands(app)
 
 
-def _int_arg(name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.args.get(name, "")
-    value = int(raw) if raw.isdigit() and len(raw) < 10 else default
-    return min(max(value, lo), hi)
-
-
 def page_url(**changes) -> str:
-    """This page's URL with some query parameters changed (None removes one)."""
-    args = {k: v for k, v in request.args.items() if k not in ("add", "edit")}
-    args.update(changes)
-    args = {k: v for k, v in args.items() if v not in (None, "")}
-    return url_for("machines.index") + ("?" + urlencode(args) if args else "")
+    """This page's URL with some query parameters changed (None removes one), dialogs closed."""
+    return page_link("machines.index", ("add", "edit"), **changes)
 
 
 @bp.get("/sibol-machines")
@@ -68,8 +59,7 @@ def index():
         "today": service.today_iso(),
     }
     if tab == "machines":
-        per_page = _int_arg("per_page", 10, 1, 100)
-        page = _int_arg("page", 1, 1, 10_000_000)
+        page, per_page = page_args_lenient(sizes=None)
         result = service.search_machines(q, page, per_page)
         context.update(result=result, areas=service.list_areas(), statuses=service.list_statuses())
         edit_id = request.args.get("edit")

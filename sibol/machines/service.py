@@ -10,13 +10,13 @@ area names are few, so they are matched in full. Pages come in id order; the typ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, time
 
 from sqlalchemy import Select, and_, func, literal, or_, select
 
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..listing import Page, like_contains, like_escape, matches_any
 from ..models import Area, Machine, MachineStatus, utcnow
 from ..models.machines import (
     CONTAINER_STATUSES,
@@ -29,14 +29,6 @@ from ..models.machines import (
 NAME_MAX = 100  # Machine.name is String(100)
 QUERY_MAX = 100
 MAX_ID = 2**31 - 1
-
-
-@dataclass(frozen=True)
-class MachinePage:
-    rows: list[Machine]
-    total: int
-    page: int
-    per_page: int
 
 
 # Reading ------------------------------------------------------------------------------------
@@ -55,10 +47,6 @@ def normalise_query(q: str | None) -> str:
     return " ".join((q or "").lower().split())[:QUERY_MAX]
 
 
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def _term_prefix(q: str):
     """A condition on MachineTerm.term that a B-tree index answers: term starts with q."""
     if db.engine.dialect.name == "sqlite":
@@ -66,11 +54,11 @@ def _term_prefix(q: str):
         # already, so a binary range [q, q + U+10FFFF) is the same prefix test.
         return and_(MachineTerm.term >= q, MachineTerm.term < q + "\U0010ffff")
     # MariaDB/MySQL: LIKE 'q%' uses the index, and the *_ci collation ignores case.
-    return MachineTerm.term.like(_escape_like(q) + "%", escape="\\")
+    return MachineTerm.term.like(like_escape(q) + "%", escape="\\")
 
 
 def _matching_area_ids(q: str) -> list[int]:
-    like = func.lower(Area.name).like("%" + _escape_like(q) + "%", escape="\\")
+    like = func.lower(Area.name).like(like_contains(q, lower=False), escape="\\")
     return list(db.session.scalars(select(Area.id).where(like)))
 
 
@@ -130,7 +118,7 @@ def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], in
 
 def search_machines(
     q: str | None = None, page: int = 1, per_page: int = 10, *, with_total: bool = True
-) -> MachinePage:
+) -> Page:
     """One page of machines in id order, filtered by `q` (see the module docstring)."""
     q = normalise_query(q)
     offset = (page - 1) * per_page
@@ -149,7 +137,7 @@ def search_machines(
         total = (db.session.scalar(count_query) or 0) if with_total else None
     if total is None:
         total = offset + len(rows)
-    return MachinePage(rows=rows, total=total, page=page, per_page=per_page)
+    return Page(rows=rows, total=total, page=page, per_page=per_page)
 
 
 def all_machines() -> list[Machine]:
@@ -241,10 +229,6 @@ def update_machine(
 # Chemical additives and waste containers -----------------------------------------------------
 
 
-def _like(column, q: str):
-    return func.lower(column).like("%" + _escape_like(q) + "%", escape="\\")
-
-
 def list_chemical_additives(machine_id: int | None, q: str | None = None) -> list[ChemicalAdditive]:
     if machine_id is None:
         return []
@@ -252,16 +236,12 @@ def list_chemical_additives(machine_id: int | None, q: str | None = None) -> lis
     q = normalise_query(q)
     if q:
         query = query.where(
-            or_(
-                *(
-                    _like(c, q)
-                    for c in (
-                        ChemicalAdditive.chemical_input,
-                        ChemicalAdditive.stage,
-                        ChemicalAdditive.person_in_charge,
-                        ChemicalAdditive.units,
-                    )
-                )
+            matches_any(
+                q,
+                ChemicalAdditive.chemical_input,
+                ChemicalAdditive.stage,
+                ChemicalAdditive.person_in_charge,
+                ChemicalAdditive.units,
             )
         )
     order = (ChemicalAdditive.added_on.desc(), ChemicalAdditive.added_at.desc(), ChemicalAdditive.id.desc())
@@ -275,12 +255,7 @@ def list_waste_containers(machine_id: int | None, q: str | None = None) -> list[
     q = normalise_query(q)
     if q:
         query = query.where(
-            or_(
-                *(
-                    _like(c, q)
-                    for c in (WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
-                )
-            )
+            matches_any(q, WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
         )
     return list(db.session.scalars(query.order_by(WasteContainer.id).limit(500)))
 

@@ -6,19 +6,18 @@ from flask import Blueprint, request
 from flask_login import current_user
 
 from ..access import module_required
-from ..api import json_body, page_args
+from ..api import json_body
 from ..errors import Unsupported
+from ..listing import Page, page_args, page_json
 from ..models import ModuleId
-from . import service
+from . import queries, rules, service
 from .serializers import operator_json, request_json
-from .uploads import read_uploads
+from .uploads import Upload, read_uploads
 
 bp = Blueprint("maintenance", __name__)
 
-CREATE_FIELDS = ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
 
-
-def _input(fields: tuple[str, ...]) -> tuple[dict, list[service.Upload]]:
+def _input(fields: tuple[str, ...]) -> tuple[dict, list[Upload]]:
     """The body's fields and files: multipart/urlencoded form, or a JSON object (no files)."""
     if request.mimetype in ("multipart/form-data", "application/x-www-form-urlencoded"):
         values = {name: request.form.get(name) for name in fields}
@@ -32,33 +31,17 @@ def _input(fields: tuple[str, ...]) -> tuple[dict, list[service.Upload]]:
 @bp.get("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def list_requests():
-    query = service.parse_list_query(request.args, strict=True)
+    query = queries.parse_list_query(request.args, strict=True)
     page, per_page = page_args()
-    rows, total = service.list_requests(query, page=page, per_page=per_page)
-    return {
-        "success": True,
-        "data": [request_json(r) for r in rows],
-        "total": total,
-        "page": page,
-        "per_page": per_page,
-        "tab": query.tab,
-    }
+    rows, total = queries.list_requests(query, page=page, per_page=per_page)
+    return {**page_json(Page(rows, total, page, per_page), request_json), "tab": query.tab}
 
 
 @bp.post("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def create_request():
-    values, files = _input(CREATE_FIELDS)
-    req = service.create_request(
-        actor=current_user,
-        assigned_to=values["assignedTo"],
-        issue=values["issue"],
-        priority=values["priority"],
-        due_date=values["dueDate"],
-        contact=values["contactDetails"],
-        files=files,
-        request_number=values["requestNumber"],
-    )
+    values, files = _input(service.CREATE_FIELDS)
+    req = service.create_from_form(values, files, actor=current_user)
     message = f"Maintenance request #{req.request_number} was created."
     return {"success": True, "message": message, "request": request_json(req, with_history=True)}, 201
 
@@ -122,7 +105,7 @@ def assign(request_id: int):
 @bp.get("/maintenance/operators")
 @module_required(ModuleId.MAINTENANCE)
 def operators():
-    return {"success": True, "operators": [operator_json(a) for a in service.operators()]}
+    return {"success": True, "operators": [operator_json(a) for a in rules.operators()]}
 
 
 @bp.get("/maintenance/next-number")

@@ -8,22 +8,25 @@ opens the same dialogs in place and previews the chosen image.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from urllib.parse import urlencode
 
-from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
 from ..errors import ServiceError
+from ..listing import last_page, page_args_lenient, query_url
 from ..models import ModuleId
+from ..uploads import MAX_UPLOAD_MB, image_response
+from ..validation import field_errors
 from . import service
-from .uploads import read_uploads
+from .queries import list_requests, parse_list_query
+from .rules import MANILA, operators
+from .uploads import attachment_file, read_uploads
 
 bp = Blueprint("maintenance", __name__)
 
 LIST_ARGS = ("tab", "q", "status", "priority", "date", "per_page")
-PER_PAGE_CHOICES = (10, 25, 50, 100)
 
 
 def _list_args() -> list[tuple[str, str]]:
@@ -45,19 +48,7 @@ def _url(
         pairs = [(k, v) for k, v in pairs if not (k == name and (value is None or v == value))]
     for name, value in (add or {}).items():
         pairs = [(k, v) for k, v in pairs if k != name] + [(name, str(value))]
-    base = url_for(endpoint, **values)
-    return f"{base}?{urlencode(pairs)}" if pairs else base
-
-
-def _page_numbers() -> tuple[int, int]:
-    """Lenient paging for pages: a bad value falls back to the default."""
-
-    def number(name: str, default: int) -> int:
-        raw = request.args.get(name, "")
-        return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else default
-
-    per_page = number("per_page", 10)
-    return number("page", 1), per_page if per_page in PER_PAGE_CHOICES else 10
+    return query_url(endpoint, pairs, **values)
 
 
 def fmt_date(value: date | None) -> str:
@@ -67,13 +58,13 @@ def fmt_date(value: date | None) -> str:
 def fmt_time(value: datetime | None) -> str:
     if value is None:
         return ""
-    local = value.replace(tzinfo=UTC).astimezone(service.MANILA)
+    local = value.replace(tzinfo=UTC).astimezone(MANILA)
     return local.strftime("%b %d, %Y %I:%M %p")
 
 
 def _detail_context() -> dict:
     return {
-        "operators": service.operators(),
+        "operators": operators(),
         "min_due": service.manila_today().isoformat(),
         "svc": service,
         "url": _url,
@@ -92,12 +83,12 @@ def _render(
     detail_values: dict | None = None,
     dialog: str | None = None,
 ):
-    query = service.parse_list_query(request.args)
-    page, per_page = _page_numbers()
-    rows, total = service.list_requests(query, page=page, per_page=per_page)
+    query = parse_list_query(request.args)
+    page, per_page = page_args_lenient()
+    rows, total = list_requests(query, page=page, per_page=per_page)
     if rows == [] and total and page > 1:  # past the end: show the last page
-        page = max(1, -(-total // per_page))
-        rows, total = service.list_requests(query, page=page, per_page=per_page)
+        page = last_page(page, total, per_page)
+        rows, total = list_requests(query, page=page, per_page=per_page)
     detail = None
     if detail_id is None and request.args.get("request", "").isdigit():
         detail_id = int(request.args["request"])
@@ -126,7 +117,7 @@ def _render(
         detail=detail,
         detail_error=detail_error,
         detail_values=detail_values or {},
-        max_upload_mb=service.MAX_UPLOAD_BYTES // (1024 * 1024),
+        max_upload_mb=MAX_UPLOAD_MB,
         **_detail_context(),
     ), status
 
@@ -154,25 +145,11 @@ def detail_dialog(request_id: int):
 @bp.post("/maintenance/requests")
 @module_required(ModuleId.MAINTENANCE)
 def create():
-    form = {
-        k: request.form.get(k, "")
-        for k in ("assignedTo", "issue", "priority", "dueDate", "contactDetails", "requestNumber")
-    }
+    form = {k: request.form.get(k, "") for k in service.CREATE_FIELDS}
     try:
-        uploads = read_uploads(request.files.getlist("file"))
-        req = service.create_request(
-            actor=current_user,
-            assigned_to=form["assignedTo"],
-            issue=form["issue"],
-            priority=form["priority"],
-            due_date=form["dueDate"],
-            contact=form["contactDetails"],
-            files=uploads,
-            request_number=form["requestNumber"],
-        )
+        req = service.create_from_form(form, read_uploads(request.files.getlist("file")), actor=current_user)
     except ServiceError as err:
-        errors = err.extra.get("errors") or {err.field or "form": err.message}
-        return _render(err.status, form=form, form_errors=errors, dialog="request")
+        return _render(err.status, form=form, form_errors=field_errors(err), dialog="request")
     assignee = req.assignee.full_name if req.assignee else "nobody"
     flash(f"Maintenance request #{req.request_number} was created and assigned to {assignee}.", "success")
     return redirect(url_for("maintenance.index", tab="pending"))
@@ -250,14 +227,8 @@ def assign(request_id: int):
 @bp.get("/maintenance/attachments/<int:attachment_id>")
 @module_required(ModuleId.MAINTENANCE)
 def attachment(attachment_id: int):
-    path, item = service.attachment_file(attachment_id)
-    response = send_file(
-        path, mimetype=item.content_type, download_name=item.original_name, max_age=3600, conditional=True
-    )
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
-    return response
+    path, item = attachment_file(attachment_id)
+    return image_response(path, item.content_type, download_name=item.original_name)
 
 
 @bp.errorhandler(RequestEntityTooLarge)

@@ -12,7 +12,8 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from sibol.auth import onetime, service
+from sibol import onetime
+from sibol.auth import service
 from sibol.extensions import db, mail
 from sibol.models import AccountStatus, utcnow
 from sibol.models.auth import AccountToken

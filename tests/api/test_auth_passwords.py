@@ -3,7 +3,8 @@
 import pytest
 from sqlalchemy import select
 
-from sibol.auth import onetime, service
+from sibol import onetime
+from sibol.auth import service
 from sibol.extensions import db, mail
 from sibol.models import AccountStatus, ApiToken
 from sibol.models.auth import AccountToken, TokenPurpose

@@ -199,9 +199,9 @@ def test_create_reward_with_image_and_get_the_image_back(client, headers, app):
 
 
 def test_reward_images_need_the_household_module(client, api_headers):
-    from sibol.household import service
+    from sibol.household import rewards
 
-    reward = service.create_reward({"reward": "Bag", "points": "5"}, io.BytesIO(png_bytes()))
+    reward = rewards.create_reward({"reward": "Bag", "points": "5"}, io.BytesIO(png_bytes()))
     url = f"/api/household/rewards/{reward.id}/image"
     assert client.get(url).status_code == 401  # anonymous first: the test app context shares g
     assert client.get(f"/household/rewards/{reward.id}/image").status_code == 302

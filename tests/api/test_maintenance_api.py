@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db
-from sibol.maintenance import service
+from sibol.maintenance import service, uploads
 from sibol.models import MaintenanceRequest, RoleId
 from tests.factories import make_account
 from tests.factories_maintenance import JPEG, PNG, due_in, make_operator, make_request
@@ -22,7 +22,7 @@ def count_requests() -> int:
 
 
 def stored_files() -> list[str]:
-    folder = service.upload_dir()
+    folder = uploads.upload_dir()
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 

@@ -4,9 +4,9 @@ from datetime import date
 
 import pytest
 
+from sibol import rules
 from sibol.errors import Invalid
-from sibol.household import rules
-from sibol.household.service import image_kind
+from sibol.household.rewards import image_kind
 from tests.factories_household import png_bytes
 
 

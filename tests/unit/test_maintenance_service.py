@@ -9,8 +9,9 @@ from sqlalchemy import func, select
 
 from sibol.errors import Conflict, Invalid, NotFound, TooLarge
 from sibol.extensions import db
-from sibol.maintenance import seed, service
-from sibol.maintenance.service import ListQuery, Upload
+from sibol.maintenance import queries, rules, seed, service, uploads
+from sibol.maintenance.queries import ListQuery
+from sibol.maintenance.service import Upload
 from sibol.models import AccountStatus, MaintenanceEvent, MaintenanceRequest, RoleId
 from tests.factories import make_account
 from tests.factories_maintenance import GIF, JPEG, PNG, WEBP, due_in, make_operator, make_request
@@ -21,7 +22,7 @@ def count_requests() -> int:
 
 
 def stored_files() -> list[str]:
-    folder = service.upload_dir()
+    folder = uploads.upload_dir()
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
@@ -43,7 +44,7 @@ def kinds(req) -> list[str]:
     ],
 )
 def test_images_are_recognised_by_their_magic_bytes(data, kind):
-    assert service.sniff_image(data) == kind
+    assert uploads.sniff_image(data) == kind
 
 
 def test_a_new_request_is_on_going_with_its_image_and_history(app):
@@ -66,7 +67,7 @@ def test_a_new_request_is_on_going_with_its_image_and_history(app):
     [attachment] = req.attachments
     assert attachment.original_name == "photo.png" and attachment.content_type == "image/png"
     assert attachment.stored_name != "photo.png" and attachment.stored_name.endswith(".png")
-    assert (service.upload_dir() / attachment.stored_name).read_bytes() == PNG
+    assert (uploads.upload_dir() / attachment.stored_name).read_bytes() == PNG
 
 
 @pytest.mark.parametrize(
@@ -124,7 +125,7 @@ def test_only_active_operators_can_be_assigned(app):
     for account in (staff, pending, disabled):
         with pytest.raises(Invalid, match="active operator"):
             make_request(assignee=account)
-    assert [a.id for a in service.operators()] == [active.id]
+    assert [a.id for a in rules.operators()] == [active.id]
 
 
 def test_non_images_and_big_files_are_refused_and_no_file_is_left(app):
@@ -255,7 +256,7 @@ def test_unknown_requests_are_not_found(app):
 
 
 def numbers(query: ListQuery, **kw) -> list[int]:
-    return [r.request_number for r in service.list_requests(query, **kw)[0]]
+    return [r.request_number for r in queries.list_requests(query, **kw)[0]]
 
 
 def test_tabs_search_and_filters_apply_to_the_data(app):
@@ -287,7 +288,7 @@ def test_tabs_search_and_filters_apply_to_the_data(app):
         100003,
         100004,
     }
-    rows, total = service.list_requests(ListQuery(tab="request"), page=2, per_page=3)
+    rows, total = queries.list_requests(ListQuery(tab="request"), page=2, per_page=3)
     assert total == 4 and len(rows) == 1
 
 
@@ -303,7 +304,7 @@ def test_query_parsing_is_lenient_for_pages_and_strict_for_the_api(app):
             ("date", "weekly"),
         ]
     )
-    query = service.parse_list_query(args)
+    query = queries.parse_list_query(args)
     assert (query.tab, query.statuses, query.priorities, query.periods) == (
         "pending",
         ["ongoing"],
@@ -316,20 +317,20 @@ def test_query_parsing_is_lenient_for_pages_and_strict_for_the_api(app):
         "Priority: Mild",
         "Request date: Weekly",
     ]
-    assert service.parse_list_query(MultiDict([("tab", "bogus")])).tab == "complete"
+    assert queries.parse_list_query(MultiDict([("tab", "bogus")])).tab == "complete"
     with pytest.raises(Invalid) as caught:
-        service.parse_list_query(args, strict=True)
+        queries.parse_list_query(args, strict=True)
     assert caught.value.field == "status"
 
 
 def test_sample_data_seeds_operators_and_every_tab_once(app):
     seed.sample_data()
     seed.sample_data()
-    operators = service.operators()
+    operators = rules.operators()
     assert len(operators) == 4 and all(o.password_hash is None for o in operators)
     assert all(o.email for o in operators)
     for tab in ("request", "pending", "complete"):
-        assert service.list_requests(ListQuery(tab=tab))[1] > 0
+        assert queries.list_requests(ListQuery(tab=tab))[1] > 0
     statuses = set(db.session.scalars(select(MaintenanceRequest.status)))
     assert statuses == {"ongoing", "completed", "canceled"}
     assert db.session.scalar(select(func.count(MaintenanceEvent.id))) >= 2 * count_requests()

@@ -1,7 +1,12 @@
 import pytest
 
-from sibol.passwords import hash_password, meets_password_rule, strength_label, verify_password
-from sibol.seed import generate_password
+from sibol.passwords import (
+    generate_password,
+    hash_password,
+    meets_password_rule,
+    strength_label,
+    verify_password,
+)
 
 
 def test_hashes_are_argon2id_and_verify():

@@ -12,27 +12,11 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from ..errors import Invalid
+from .validation import EMAIL_RE, Errors
 
 MAX_KG = 100_000  # one collection or rule above 100 tonnes is a typing mistake
 MAX_POINTS = 10_000_000
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 PHONE_RE = re.compile(r"^\+?[0-9 ()./-]{7,20}$")
-
-
-class Errors:
-    """Collects one message per field, in the order the fields were checked."""
-
-    def __init__(self) -> None:
-        self.messages: dict[str, str] = {}
-
-    def add(self, field: str, message: str) -> None:
-        self.messages.setdefault(field, message)
-
-    def raise_if_any(self) -> None:
-        if self.messages:
-            field, message = next(iter(self.messages.items()))
-            raise Invalid(message, field=field, errors=dict(self.messages))
 
 
 def text(

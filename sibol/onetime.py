@@ -1,4 +1,4 @@
-"""Issuing and consuming one-time secrets (links and reset codes). Callers commit."""
+"""Issuing and consuming one-time secrets (links and reset codes) for sign-up, reset and admin. Callers commit."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from datetime import timedelta
 from flask import current_app
 from sqlalchemy import select, update
 
-from ..api.tokens import hash_secret
-from ..extensions import db
-from ..models import Account, utcnow
-from ..models.auth import AccountToken, TokenPurpose
+from .api.tokens import hash_secret
+from .extensions import db
+from .models import Account, utcnow
+from .models.auth import AccountToken, TokenPurpose
 
 LIFETIMES = {
     TokenPurpose.VERIFY_EMAIL: timedelta(hours=24),

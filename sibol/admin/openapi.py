@@ -1,0 +1,139 @@
+"""/api/admin in the OpenAPI document (accounts, approval, audit); sibol/api/schemas.py merges it."""
+
+from __future__ import annotations
+
+from ..api.schemas import EMAIL, ID, PAGING, PASSWORD, ROLE_ID, Q, answer, obj, page_of, text
+
+MODULE_ID = {
+    "type": "integer",
+    "enum": [1, 2, 3, 4, 5, 6],
+    "description": "1 Dashboard, 2 SIBOL Machines, 3 Maintenance, 4 Household, 5 Chat Support, 6 Admin",
+}
+ACCESS = {
+    "description": "The modules the account holds: ids or keys/names (or one comma-separated text); at most 50",
+    "anyOf": [
+        {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+                "anyOf": [
+                    MODULE_ID,
+                    {
+                        "type": "string",
+                        "enum": [
+                            "dashboard",
+                            "machines",
+                            "maintenance",
+                            "household",
+                            "chat_support",
+                            "admin",
+                        ],
+                    },
+                ]
+            },
+        },
+        {"type": "string"},
+    ],
+}
+
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.admin.accounts", "GET"): {
+        "response": page_of("users"),
+        "summary": "Accounts not awaiting approval, newest first (paged when page or per_page is given)",
+        "query": {
+            **Q,
+            "role": {"type": "string", "enum": ["all", "1", "2", "3", "4"], "description": "Role id"},
+            **PAGING,
+        },
+        "errors": ["400"],
+    },
+    ("api.admin.pending_accounts", "GET"): {
+        "response": page_of("pendingAccounts"),
+        "summary": "Accounts awaiting approval, oldest first (paged when page or per_page is given)",
+        "query": PAGING,
+        "errors": ["400"],
+    },
+    ("api.admin.approve", "POST"): {
+        "summary": "Approve an account awaiting approval",
+        "errors": ["400", "404", "409"],
+    },
+    ("api.admin.reject", "POST"): {
+        "summary": "Reject an account awaiting approval, with an optional reason",
+        "body": obj({"reason": text(500, "Alias: Reason")}),
+        "body_required": False,
+        "errors": ["400", "404", "409", "415"],
+    },
+    ("api.admin.create", "POST"): {
+        "summary": "Create an active account; a blank password is generated and answered once",
+        "body": obj(
+            {
+                "FirstName": text(100, "Alias: firstName"),
+                "LastName": text(100, "Alias: lastName"),
+                "Email": {**EMAIL, "description": "Alias: email"},
+                "Roles": {**ROLE_ID, "description": ROLE_ID["description"] + " (aliases: roleId, role)"},
+                "Access": ACCESS,
+                "Barangay_id": {**ID, "description": "Alias: barangayId"},
+                "Username": {
+                    "type": "string",
+                    "maxLength": 30,
+                    "pattern": "^[A-Za-z0-9._-]{1,30}$",
+                    "description": "Derived from the names when left out (alias: username)",
+                },
+                "Password": {
+                    **PASSWORD,
+                    "description": PASSWORD["description"] + "; generated when left out",
+                },
+            },
+            "FirstName",
+            "LastName",
+            "Email",
+            "Roles",
+        ),
+        "status": 201,
+        "errors": ["400", "409", "415"],
+    },
+    ("api.admin.account", "GET"): {
+        "response": answer("user"),
+        "summary": "One account with its latest audit entries",
+        "errors": ["404"],
+    },
+    ("api.admin.update", "PUT"): {
+        "summary": "Change an account's role and/or module access",
+        "body": obj(
+            {
+                "Roles": {**ROLE_ID, "description": ROLE_ID["description"] + " (alias: roleId)"},
+                "Access": ACCESS,
+            }
+        ),
+        "errors": ["400", "404", "409", "415"],
+    },
+    ("api.admin.set_active", "PATCH"): {
+        "summary": "Enable or disable an account (disabling ends its sessions and tokens)",
+        "body": obj(
+            {"isActive": {"type": "boolean", "description": "Also 0 or 1 (aliases: IsActive, is_active)"}},
+            "isActive",
+        ),
+        "errors": ["400", "404", "409", "415"],
+    },
+    ("api.admin.account_audit", "GET"): {
+        "summary": "The latest 50 audit entries about an account",
+        "errors": ["404"],
+    },
+    ("api.admin.audit_log", "GET"): {
+        "response": page_of("entries"),
+        "summary": "The audit log, newest first",
+        "query": PAGING,
+        "errors": ["400"],
+    },
+    ("api.admin.roles", "GET"): {"response": answer("roles", "array"), "summary": "The roles", "errors": []},
+    ("api.admin.modules", "GET"): {
+        "response": answer("modules", "array"),
+        "summary": "The modules",
+        "errors": [],
+    },
+    ("api.admin.barangays", "GET"): {
+        "response": answer("barangays", "array"),
+        "summary": "The barangays",
+        "errors": [],
+    },
+}

@@ -1,0 +1,151 @@
+"""/api/household in the OpenAPI document (schedules, leaderboard, rewards, claims, point rule); sibol/api/schemas.py merges it."""
+
+from __future__ import annotations
+
+from ..api.schemas import DATE_2000S, EMAIL, ID, INT, KG, PAGING, STR, Q, answer, obj, page_of, text
+
+SCHEDULE_FIELDS = {
+    "maintenancePerson": text(100, "Who collects"),
+    "collectorContact": {
+        "description": "An e-mail address or a phone number (7 digits or more)",
+        "anyOf": [EMAIL, {"type": "string", "pattern": "^\\+?[0-9 ()./-]{7,20}$"}],
+    },
+    "areas": {
+        "description": "The areas covered: a list, or one text with commas (alias: area)",
+        "anyOf": [{"type": "array", "minItems": 1, "maxItems": 20, "items": text(100)}, text(2100)],
+    },
+    "dateOfCollection": DATE_2000S,
+    "status": {"type": "string", "enum": ["Pending", "Collected"], "description": "Pending unless told"},
+    "totalWaste": KG,
+}
+REWARD_FIELDS = {
+    "reward": text(120, "The reward's name (alias: name)"),
+    "status": {
+        "type": "string",
+        "enum": ["Available", "Not Available"],
+        "description": "Available unless told",
+    },
+    "points": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 10_000_000,
+        "description": "Points needed to claim it (alias: eligibility)",
+    },
+    "area": text(100),
+}
+
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.household.schedules", "GET"): {
+        "response": page_of(),
+        "summary": "Collection schedules, latest date first",
+        "query": {**Q, "status": SCHEDULE_FIELDS["status"], **PAGING},
+        "errors": ["400"],
+    },
+    ("api.household.create_schedule", "POST"): {
+        "summary": "Add a collection schedule",
+        "body": obj(SCHEDULE_FIELDS, "maintenancePerson", "collectorContact", "areas", "dateOfCollection"),
+        "status": 201,
+        "errors": ["400", "415"],
+    },
+    ("api.household.schedule", "GET"): {
+        "response": answer("schedule"),
+        "summary": "One collection schedule",
+        "errors": ["404"],
+    },
+    ("api.household.update_schedule", "PUT"): {
+        "summary": "Change the fields sent of a collection schedule",
+        "body": obj(SCHEDULE_FIELDS),
+        "errors": ["400", "404", "415"],
+    },
+    ("api.household.update_schedule", "PATCH"): {
+        "summary": "Change the fields sent of a collection schedule",
+        "body": obj(SCHEDULE_FIELDS),
+        "errors": ["400", "404", "415"],
+    },
+    # What the household screen of the spec's client reads (plain lists; issue 19).
+    ("api.household_client.schedules", "GET"): {
+        "response": {"type": "array", "items": {"type": "object"}},
+        "summary": "Collection schedule rows, latest date first (a plain list, at most 10,000)",
+        "query": {**Q, "status": SCHEDULE_FIELDS["status"]},
+        "errors": ["400"],
+    },
+    ("api.household_client.areas", "GET"): {
+        "response": {
+            "type": "array",
+            "items": obj({"name": STR, "Area_Name": STR, "schedules": INT}, "name", "Area_Name"),
+        },
+        "summary": "The areas collection schedules cover, by name (names are free text), A to Z",
+        "errors": [],
+    },
+    ("api.household_client.operators", "GET"): {
+        "response": {
+            "type": "array",
+            "items": obj({"name": STR, "contact": STR, "schedules": INT}, "name", "contact"),
+        },
+        "summary": "The people who collect (maintenance persons of the schedules), A to Z",
+        "errors": [],
+    },
+    ("api.household.leaderboard", "GET"): {
+        "response": page_of(),
+        "summary": "Household members ranked by points",
+        "query": {**Q, "status": {"type": "string", "enum": ["Active", "Inactive"]}, **PAGING},
+        "errors": ["400"],
+    },
+    ("api.household.rewards", "GET"): {
+        "response": page_of(),
+        "summary": "Rewards",
+        "query": {**Q, "status": REWARD_FIELDS["status"], **PAGING},
+        "errors": ["400"],
+    },
+    ("api.household.create_reward", "POST"): {
+        "summary": "Add a reward: multipart with an optional image (PNG, JPEG, GIF or WebP, 10 MB), or JSON",
+        "bodies": {
+            "multipart/form-data": obj(
+                {**REWARD_FIELDS, "image": {"type": "string", "format": "binary"}}, "reward", "points"
+            ),
+            "application/json": obj(REWARD_FIELDS, "reward", "points"),
+        },
+        "status": 201,
+        "errors": ["400", "413", "415"],
+    },
+    ("api.household.reward_image", "GET"): {
+        "summary": "A reward's image",
+        "success_content": {
+            media: {"type": "string", "format": "binary"}
+            for media in ("image/png", "image/jpeg", "image/gif", "image/webp")
+        },
+        "errors": ["404"],
+    },
+    ("api.household.claim_reward", "POST"): {
+        "summary": "A member spends points on an available reward",
+        "body": obj({"memberId": {**ID, "description": "Alias: member_id"}}, "memberId"),
+        "status": 201,
+        "errors": ["400", "404", "409", "415"],
+    },
+    ("api.household.claims", "GET"): {
+        "response": page_of(),
+        "summary": "Reward claims, newest first",
+        "query": {**Q, **PAGING},
+        "errors": ["400"],
+    },
+    ("api.household.point_rule", "GET"): {
+        "response": answer("pointRule"),
+        "summary": "How many points a weight of food waste earns",
+        "errors": [],
+    },
+    ("api.household.update_point_rule", "PUT"): {
+        "summary": "Set how many points a weight of food waste earns",
+        "body": obj(
+            {
+                "wasteKg": {**KG, "exclusiveMinimum": True},
+                "points": {"type": "integer", "minimum": 1, "maximum": 10_000_000},
+            },
+            "wasteKg",
+            "points",
+        ),
+        "errors": ["400", "415"],
+    },
+}
+OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[
+    ("api.household.update_point_rule", "PUT")
+]

@@ -1,0 +1,108 @@
+"""The input rules of a maintenance request: text, due date, priority, ids (Asia/Manila dates),
+and who it may be assigned to (active operators)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+
+from ..errors import Invalid
+from ..extensions import db
+from ..models import Account, AccountStatus, MaintenancePriority, RoleId
+
+MANILA = ZoneInfo("Asia/Manila")
+MAX_ISSUE = 2000
+MAX_REMARKS = 1000
+MAX_PHONE = 40
+
+
+def manila_today() -> date:
+    return datetime.now(MANILA).date()
+
+
+def text_value(value: object, field_name: str, label: str, *, max_length: int, required: bool) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise Invalid(f"{label} is required.", field=field_name)
+        return None
+    if not isinstance(value, str):
+        raise Invalid(f"{label} must be text.", field=field_name)
+    value = value.strip()
+    if len(value) > max_length:
+        raise Invalid(f"{label} must be at most {max_length} characters.", field=field_name)
+    return value
+
+
+def parse_due_date(value: object, field_name: str = "dueDate", label: str = "Due date") -> date:
+    """A YYYY-MM-DD date, today or later in Asia/Manila."""
+    due: date | None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        due = value
+    else:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise Invalid(f"{label} is required.", field=field_name)
+        if not isinstance(value, str):
+            raise Invalid(f"{label} must be a date (YYYY-MM-DD).", field=field_name)
+        try:
+            due = date.fromisoformat(value.strip()[:10]) if len(value.strip()) == 10 else None
+        except ValueError:
+            due = None
+        if due is None:
+            raise Invalid(f"{label} must be a date (YYYY-MM-DD).", field=field_name)
+    if due < manila_today():
+        raise Invalid(f"{label} cannot be in the past.", field=field_name)
+    if due.year > manila_today().year + 10:
+        raise Invalid(f"{label} is too far in the future.", field=field_name)
+    return due
+
+
+def parse_priority(value: object) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise Invalid("Priority is required.", field="priority")
+    if isinstance(value, str):
+        try:
+            return MaintenancePriority(value.strip().lower()).value
+        except ValueError:
+            pass
+    raise Invalid("Priority must be Urgent, Critical or Mild.", field="priority")
+
+
+def parse_id(value: object, field_name: str, label: str) -> int:
+    if value is None or value == "" or (isinstance(value, str) and not value.strip()):
+        raise Invalid(f"{label} is required.", field=field_name)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
+        raise Invalid(f"{label} must be chosen from the list.", field=field_name)
+    return value
+
+
+def operators() -> list[Account]:
+    """Who a request may be assigned to: active, enabled Operator accounts."""
+    return list(
+        db.session.scalars(
+            select(Account)
+            .where(
+                Account.role_id == int(RoleId.OPERATOR),
+                Account.status == AccountStatus.ACTIVE,
+                Account.is_enabled.is_(True),
+            )
+            .order_by(Account.first_name, Account.last_name, Account.id)
+        )
+    )
+
+
+def active_operator(value: object) -> Account:
+    """The account a request is assigned to: an active, enabled operator (by id)."""
+    account_id = parse_id(value, "assignedTo", "Assigned to")
+    account = db.session.get(Account, account_id)
+    if (
+        account is None
+        or account.role_id != RoleId.OPERATOR
+        or account.status != AccountStatus.ACTIVE
+        or not account.is_enabled
+    ):
+        raise Invalid("Assigned to must be an active operator.", field="assignedTo")
+    return account
