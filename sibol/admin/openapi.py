@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from ..api.schemas import EMAIL, ID, PAGING, PASSWORD, ROLE_ID, Q, answer, obj, page_of, text
+from ..api.schemas import EMAIL, ID, MODULE_ID, PAGING, PASSWORD, ROLE_ID, Q, answer, obj, page_of, text
 
-MODULE_ID = {
-    "type": "integer",
-    "enum": [1, 2, 3, 4, 5, 6],
-    "description": "1 Dashboard, 2 SIBOL Machines, 3 Maintenance, 4 Household, 5 Chat Support, 6 Admin",
-}
 ACCESS = {
     "description": "The modules the account holds: ids or keys/names (or one comma-separated text); at most 50",
     "anyOf": [

@@ -105,6 +105,11 @@ def answer(key: str, kind: str = "object") -> dict:
 
 # Shapes shared by several features ---------------------------------------------------------------
 
+MODULE_ID = {
+    "type": "integer",
+    "enum": [1, 2, 3, 4, 5, 6],
+    "description": "1 Dashboard, 2 SIBOL Machines, 3 Maintenance, 4 Household, 5 Chat Support, 6 Admin",
+}
 ROLE_ID: dict[str, Any] = {
     "type": "integer",
     "enum": [1, 2, 3, 4],
