@@ -17,7 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..access import module_required
 from ..errors import ServiceError
 from ..models import ModuleId
-from . import service
+from . import presentation, service
 from .uploads import read_uploads
 
 bp = Blueprint("maintenance", __name__)
@@ -75,7 +75,8 @@ def _detail_context() -> dict:
     return {
         "operators": service.operators(),
         "min_due": service.manila_today().isoformat(),
-        "svc": service,
+        "max_upload_bytes": service.MAX_UPLOAD_BYTES,
+        **presentation.page_context(),
         "url": _url,
         "fmt_date": fmt_date,
         "fmt_time": fmt_time,
