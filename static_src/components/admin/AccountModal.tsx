@@ -4,7 +4,7 @@
  * /api/admin/{id} and changes only the role and module access.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { api, ApiError } from "../../lib/api";
+import { api, errorText } from "../../lib/api";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { deriveUsername } from "./username";
 
@@ -26,12 +26,6 @@ export interface AccountModalProps extends AdminProps {
 function defaultRole(roles: AdminProps["roles"]): number {
   // Least privilege for a new account: Household when offered, else the first role.
   return roles.find((r) => r.Roles_id === 4)?.Roles_id ?? roles[0]?.Roles_id ?? 1;
-}
-
-/** The server's message; spec section 8's fallback when the response carried none. */
-export function failure(err: unknown, fallback: string): string {
-  if (!(err instanceof ApiError) || !err.message || err.message === `HTTP ${err.status}`) return fallback;
-  return err.message;
 }
 
 export function AccountModal(props: AccountModalProps) {
@@ -101,7 +95,7 @@ export function AccountModal(props: AccountModalProps) {
         });
       }
     } catch (err) {
-      setError(failure(err, editing ? "Update failed" : "Create failed"));
+      setError(errorText(err, editing ? "Update failed" : "Create failed"));
     } finally {
       setBusy(false);
     }

@@ -4,8 +4,7 @@
  * email step; opening clears the confirm field and the visibility toggles.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { api } from "../../lib/api";
-import { messageOr as messageOf } from "./errors";
+import { api, errorText } from "../../lib/api";
 import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
@@ -147,7 +146,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       setCode("");
       setStep("verify");
     } catch (err) {
-      setError(messageOf(err, "Failed to request reset"));
+      setError(errorText(err, "Failed to request reset"));
     } finally {
       setLoading(false);
     }
@@ -166,7 +165,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       setInfo(res?.message || "Code verified. Enter your new password.");
       setStep("reset");
     } catch (err) {
-      setError(messageOf(err, "Invalid code"));
+      setError(errorText(err, "Invalid code"));
     } finally {
       setLoading(false);
     }
@@ -188,7 +187,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       await api.post<Message>("/api/auth/reset-password", { email: email.trim(), code, newPassword });
       setStep("done");
     } catch (err) {
-      setError(messageOf(err, "Failed to reset password"));
+      setError(errorText(err, "Failed to reset password"));
     } finally {
       setLoading(false);
     }

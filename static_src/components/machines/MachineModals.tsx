@@ -1,8 +1,8 @@
 /** The Add Machine and Edit Machine modals of the Machines tab (spec section 2 and 8). */
 import { useState, type FormEvent } from "react";
-import { api } from "../../lib/api";
+import { api, errorText } from "../../lib/api";
 import { Modal } from "./Modal";
-import { messageOf, type AreaOption, type Machine, type StatusOption } from "./types";
+import { type AreaOption, type Machine, type StatusOption } from "./types";
 
 const Req = () => (
   <span className="req" aria-hidden="true">
@@ -38,7 +38,7 @@ export function AddMachineModal({ areas, onClose, onSaved, alert = window.alert 
       alert("Machine created successfully!");
       onSaved();
     } catch (err) {
-      alert(`Failed to create machine: ${messageOf(err, "Unknown error")}`);
+      alert(`Failed to create machine: ${errorText(err, "Unknown error", { showStatus: true })}`);
       setBusy(false);
     }
   }
@@ -105,7 +105,7 @@ export function EditMachineModal({
       alert("Machine updated successfully!");
       onSaved();
     } catch (err) {
-      alert(`Failed to update machine: ${messageOf(err, "Unknown error")}`);
+      alert(`Failed to update machine: ${errorText(err, "Unknown error", { showStatus: true })}`);
       setBusy(false);
     }
   }

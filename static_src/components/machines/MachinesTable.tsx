@@ -4,12 +4,11 @@
  * their Edit buttons, the pager, and the Add/Edit modals; reloads the machines after a change.
  */
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../../lib/api";
+import { api, errorText } from "../../lib/api";
 import { AddMachineModal, EditMachineModal } from "./MachineModals";
 import {
   areaLabel,
   listOf,
-  messageOf,
   statusBadgeClass,
   type AreaOption,
   type Machine,
@@ -75,7 +74,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       setAreas(listOf<AreaOption>(areaPayload));
       setStatuses(listOf<StatusOption>(statusPayload));
     } catch (err) {
-      setError(messageOf(err, "Failed to load machine data"));
+      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
     } finally {
       setLoading(false);
     }
@@ -86,7 +85,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     try {
       applyMachines(await api.get(machinesPath(q, page, perPage)));
     } catch (err) {
-      setError(messageOf(err, "Failed to load machine data"));
+      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
     } finally {
       setLoading(false);
     }
