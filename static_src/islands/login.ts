@@ -5,6 +5,7 @@
  * React island loads only when the dialog opens (the sign-in page stays under 30 KB).
  */
 import { api, errorText, storeSession } from "../lib/api";
+import { openDialog } from "../lib/dialog";
 import { onIsland, whenReady } from "../lib/island";
 import { setupPasswordToggles, showFieldError } from "../components/auth/toggle";
 
@@ -102,8 +103,7 @@ whenReady(() => {
   }
 
   function open() {
-    if (dialog!.open) dialog!.close();
-    dialog!.showModal();
+    openDialog(dialog!);
     void load().then(() => host!.dispatchEvent(new CustomEvent("dialog-open")));
   }
 

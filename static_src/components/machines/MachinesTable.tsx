@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { api, errorText } from "../../lib/api";
-import { AddMachineModal, EditMachineModal } from "./MachineModals";
+import { MachineDialog } from "./MachineDialog";
 import {
   areaLabel,
   listOf,
@@ -188,10 +188,10 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
           )}
         </div>
       )}
-      {dialog?.kind === "add" && <AddMachineModal areas={areas} onClose={close} onSaved={saved} alert={alert} />}
-      {dialog?.kind === "edit" && (
-        <EditMachineModal
-          machine={dialog.machine}
+      {dialog && (
+        <MachineDialog
+          key={dialog.kind === "edit" ? dialog.machine.machine_id : "add"}
+          machine={dialog.kind === "edit" ? dialog.machine : undefined}
           areas={areas}
           statuses={statuses}
           onClose={close}
