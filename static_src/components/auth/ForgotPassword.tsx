@@ -5,6 +5,7 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
+import { closeDialog } from "../../lib/dialog";
 import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
@@ -128,7 +129,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
   }, [host, dialog]);
 
   function close() {
-    if (dialog?.open) dialog.close();
+    if (dialog) closeDialog(dialog);
     resetAll();
   }
 
