@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
 import { Dialog } from "../Dialog";
+import { Field } from "../Field";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { deriveUsername } from "./username";
 
@@ -149,8 +150,7 @@ export function AccountModal(props: AccountModalProps) {
               </>
             ) : (
               <>
-                <div className="field">
-                  <label htmlFor="m-first">First name</label>
+                <Field id="m-first" label="First name">
                   <input
                     id="m-first"
                     ref={(el) => {
@@ -160,24 +160,17 @@ export function AccountModal(props: AccountModalProps) {
                     maxLength={100}
                     onChange={(e) => setFirstName(e.target.value)}
                   />
-                </div>
-                <div className="field">
-                  <label htmlFor="m-last">Last name</label>
+                </Field>
+                <Field id="m-last" label="Last name">
                   <input id="m-last" value={lastName} maxLength={100} onChange={(e) => setLastName(e.target.value)} />
-                </div>
-                <div className="field">
-                  <label htmlFor="m-email">Email</label>
+                </Field>
+                <Field id="m-email" label="Email">
                   <input id="m-email" type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
-                </div>
-                <div className="field">
-                  <label htmlFor="m-username">Username</label>
+                </Field>
+                <Field id="m-username" label="Username" hint="From the first and last name; a number is added if it is taken.">
                   <input id="m-username" value={preview} readOnly aria-describedby="m-username-hint" />
-                  <small className="field__hint" id="m-username-hint">
-                    From the first and last name; a number is added if it is taken.
-                  </small>
-                </div>
-                <div className="field">
-                  <label htmlFor="m-password">Password</label>
+                </Field>
+                <Field id="m-password" label="Password" hint="Leave blank to generate a random one.">
                   <input
                     id="m-password"
                     type="password"
@@ -187,12 +180,8 @@ export function AccountModal(props: AccountModalProps) {
                     onChange={(e) => setPassword(e.target.value)}
                     aria-describedby="m-password-hint"
                   />
-                  <small className="field__hint" id="m-password-hint">
-                    Leave blank to generate a random one.
-                  </small>
-                </div>
-                <div className="field">
-                  <label htmlFor="m-barangay">Barangay</label>
+                </Field>
+                <Field id="m-barangay" label="Barangay">
                   <select id="m-barangay" value={barangay} onChange={(e) => setBarangay(e.target.value)}>
                     <option value="">None</option>
                     {barangays.map((b) => (
@@ -201,11 +190,10 @@ export function AccountModal(props: AccountModalProps) {
                       </option>
                     ))}
                   </select>
-                </div>
+                </Field>
               </>
             )}
-            <div className="field">
-              <label htmlFor="m-role">Role</label>
+            <Field id="m-role" label="Role">
               <select
                 id="m-role"
                 value={role}
@@ -220,7 +208,7 @@ export function AccountModal(props: AccountModalProps) {
                   </option>
                 ))}
               </select>
-            </div>
+            </Field>
           </div>
           <fieldset className="admin-modules">
             <legend>Module access</legend>
@@ -280,9 +268,8 @@ export function AccountModal(props: AccountModalProps) {
 
 function ReadOnly({ id, label, value }: { id: string; label: string; value: string }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <Field id={id} label={label}>
       <input id={id} value={value} readOnly />
-    </div>
+    </Field>
   );
 }

@@ -6,6 +6,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
 import { closeDialog } from "../../lib/dialog";
+import { Field } from "../Field";
 import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
@@ -65,8 +66,7 @@ function PasswordInput(props: {
   onToggle: () => void;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
+    <Field id={props.id} label={props.label}>
       <div className="input-group">
         <input
           id={props.id}
@@ -86,7 +86,7 @@ function PasswordInput(props: {
           {props.shown ? "Hide" : "Show"}
         </button>
       </div>
-    </div>
+    </Field>
   );
 }
 
@@ -217,8 +217,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "email" ? (
         <>
-          <div className="field">
-            <label htmlFor="fp-email">Enter your account email</label>
+          <Field id="fp-email" label="Enter your account email">
             <input
               id="fp-email"
               type="email"
@@ -228,7 +227,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
               autoFocus
               onChange={(e) => setEmail(e.target.value)}
             />
-          </div>
+          </Field>
           <div className="modal__actions">
             <button type="button" className="btn" onClick={close}>
               Cancel

@@ -1,7 +1,8 @@
 /** The Add Machine and Edit Machine dialogs of the Machines tab (spec sections 2 and 8): one form. */
 import { useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
-import { Dialog, Field } from "../Dialog";
+import { Dialog } from "../Dialog";
+import { Field } from "../Field";
 import { type AreaOption, type Machine, type StatusOption } from "./types";
 
 function today(): string {
