@@ -48,3 +48,23 @@ export function Dialog({ id, title, onClose, className, closeOnBackdrop = false,
     </dialog>
   );
 }
+
+/** A dialog form's buttons: Cancel (or Back) and the submit button, both off while `busy`. */
+export function DialogActions({ cancel = "Cancel", onCancel, cancelDisabled, busy, children }: {
+  cancel?: string;
+  onCancel: () => void;
+  cancelDisabled?: boolean;
+  busy: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="modal__actions">
+      <button type="button" className="btn" onClick={onCancel} disabled={cancelDisabled}>
+        {cancel}
+      </button>
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {children}
+      </button>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
-import { Dialog } from "../Dialog";
+import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { deriveUsername } from "./username";
@@ -235,14 +235,9 @@ export function AccountModal(props: AccountModalProps) {
               Use the role's default modules
             </button>
           ) : null}
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={onClose} disabled={busy}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={busy}>
-              {editing ? (busy ? "Saving..." : "Save changes") : busy ? "Creating..." : "Create User"}
-            </button>
-          </div>
+          <DialogActions onCancel={onClose} cancelDisabled={busy} busy={busy}>
+            {editing ? (busy ? "Saving..." : "Save changes") : busy ? "Creating..." : "Create User"}
+          </DialogActions>
           {editing ? (
             <section aria-labelledby="m-audit-title">
               <h3 id="m-audit-title">Recent activity</h3>

@@ -6,6 +6,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
 import { closeDialog } from "../../lib/dialog";
+import { DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import { CodeInput } from "../CodeInput";
 import {
@@ -228,14 +229,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
               onChange={(e) => setEmail(e.target.value)}
             />
           </Field>
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              {loading ? "Sending…" : "Send Reset Code"}
-            </button>
-          </div>
+          <DialogActions onCancel={close} busy={loading}>
+            {loading ? "Sending…" : "Send Reset Code"}
+          </DialogActions>
         </>
       ) : null}
 
@@ -243,14 +239,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
         <>
           <p id="fp-code-label">Enter 6-digit code</p>
           <CodeInput value={code} onChange={setCode} labelledBy="fp-code-label" autoFocus />
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={() => { setError(""); setInfo(""); setStep("email"); }}>
-              Back
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              Verify Code
-            </button>
-          </div>
+          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("email"); }} busy={loading}>
+            Verify Code
+          </DialogActions>
           <p className="fp-resend">
             Didn't get an email?{" "}
             <button type="button" onClick={() => void requestCode()} disabled={loading}>
@@ -267,14 +258,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
           <PasswordInput id="fp-confirm" label="Confirm password" value={confirm} shown={showConfirm}
             onChange={setConfirm} onToggle={() => setShowConfirm((s) => !s)} />
           <PasswordChecks password={newPassword} confirm={confirm} />
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={() => { setError(""); setInfo(""); setStep("verify"); }}>
-              Back
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              Reset Password
-            </button>
-          </div>
+          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("verify"); }} busy={loading}>
+            Reset Password
+          </DialogActions>
         </>
       ) : null}
 

@@ -1,7 +1,7 @@
 /** The Add Machine and Edit Machine dialogs of the Machines tab (spec sections 2 and 8): one form. */
 import { useState, type FormEvent } from "react";
 import { api, errorText } from "../../lib/api";
-import { Dialog } from "../Dialog";
+import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import { type AreaOption, type Machine, type StatusOption } from "./types";
 
@@ -100,14 +100,9 @@ export function MachineDialog({
             <input id="machine-add-start" type="date" required value={startDate} onChange={(e) => setStartDate(e.target.value)} />
           </Field>
         )}
-        <div className="modal__actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? (editing ? "Updating..." : "Creating...") : editing ? "Update Machine" : "Add Machine"}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy}>
+          {busy ? (editing ? "Updating..." : "Creating...") : editing ? "Update Machine" : "Add Machine"}
+        </DialogActions>
       </form>
     </Dialog>
   );
