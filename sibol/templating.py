@@ -12,6 +12,7 @@ from flask_login import current_user
 from .assets import STATIC_DIR
 from .listing import page_link
 from .models import MODULES, ModuleId
+from .presentation import init_presentation
 
 MANILA = ZoneInfo("Asia/Manila")
 _versions: dict[str, str] = {}
@@ -48,3 +49,4 @@ def init_templating(app: Flask) -> None:
         _versions.clear()
     app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items, page_link=page_link)
     app.context_processor(lambda: {"today": today()})
+    init_presentation(app)

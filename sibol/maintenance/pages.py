@@ -19,7 +19,7 @@ from ..listing import last_page, page_args_lenient, query_url
 from ..models import ModuleId
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
-from . import service
+from . import presentation, service
 from .queries import list_requests, parse_list_query
 from .rules import MANILA, operators
 from .uploads import attachment_file, read_uploads
@@ -66,7 +66,8 @@ def _detail_context() -> dict:
     return {
         "operators": operators(),
         "min_due": service.manila_today().isoformat(),
-        "svc": service,
+        "max_upload_bytes": service.MAX_UPLOAD_BYTES,
+        **presentation.page_context(),
         "url": _url,
         "fmt_date": fmt_date,
         "fmt_time": fmt_time,

@@ -13,15 +13,13 @@ from sqlalchemy.orm import aliased
 from ..errors import Invalid
 from ..extensions import db
 from ..listing import like_contains
-from ..models import Account, MaintenancePriority, MaintenanceRequest, MaintenanceStatus
+from ..models import Account, MaintenanceRequest, MaintenanceStatus
 from .rules import manila_today
 from .service import (
     DEFAULT_TAB,
     FILTER_PRIORITIES,
     FILTER_STATUSES,
     PERIODS,
-    PRIORITY_LABELS,
-    STATUS_LABELS,
     TABS,
 )
 
@@ -39,15 +37,6 @@ class ListQuery:
     @property
     def has_filters(self) -> bool:
         return bool(self.statuses or self.priorities or self.periods)
-
-    def chips(self) -> list[tuple[str, str, str]]:
-        """(query name, value, label) of each chosen filter, in the dialog's order."""
-        chips = [("status", s, f"Status: {STATUS_LABELS[MaintenanceStatus(s)]}") for s in self.statuses]
-        chips += [
-            ("priority", p, f"Priority: {PRIORITY_LABELS[MaintenancePriority(p)]}") for p in self.priorities
-        ]
-        chips += [("date", d, f"Request date: {PERIODS[d][0]}") for d in self.periods]
-        return chips
 
 
 def _choices(values: Iterable[str], allowed: list[str], name: str, label: str, strict: bool) -> list[str]:

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from flask import url_for
 
 from ..models import Account, MaintenanceAttachment, MaintenanceEvent, MaintenanceRequest
-from . import service
+from . import presentation, service
 
 
 def _day(value: date | None) -> str | None:
@@ -35,7 +35,7 @@ def attachment_json(item: MaintenanceAttachment) -> dict:
 def event_json(event: MaintenanceEvent) -> dict:
     return {
         "kind": event.kind,
-        "label": service.EVENT_LABELS.get(event.kind, event.kind),
+        "label": presentation.event_label(event.kind),
         "note": event.note,
         "dueDate": _day(event.due_date),
         "actor": event.actor_name,
@@ -51,14 +51,14 @@ def request_json(req: MaintenanceRequest, *, with_history: bool = False) -> dict
         "requestNumber": req.request_number,
         "details": req.issue,
         "issue": req.issue,
-        "priority": service.priority_label(req.priority),
+        "priority": presentation.priority_label(req.priority),
         "priorityKey": req.priority,
         "requestDate": _day(req.request_date),
         "dueDate": _day(req.due_date),
         "assignedTo": req.assignee.full_name if req.assignee else None,
         "assignedToId": req.assignee_id,
-        "contactDetails": service.contact_of(req),
-        "status": service.status_label(req.status),
+        "contactDetails": presentation.contact_of(req),
+        "status": presentation.status_label(req.status),
         "statusKey": req.status,
         "dateCompleted": _day(req.date_completed),
         "remarks": req.remarks,

@@ -52,76 +52,12 @@ NUMBER_ATTEMPTS = 25
 
 TABS = ("request", "pending", "complete")
 DEFAULT_TAB = "complete"
-TAB_LABELS = {
-    "request": "Request Maintenance",
-    "pending": "Pending Maintenance",
-    "complete": "Complete Maintenance",
-}
-STATUS_LABELS = {
-    MaintenanceStatus.ONGOING: "On-going",
-    MaintenanceStatus.COMPLETED: "Completed",
-    MaintenanceStatus.CANCELED: "Canceled",
-}
-STATUS_COLOURS = {
-    MaintenanceStatus.ONGOING: "blue",
-    MaintenanceStatus.COMPLETED: "green",
-    MaintenanceStatus.CANCELED: "grey",
-}
-PRIORITY_LABELS = {
-    MaintenancePriority.CRITICAL: "Critical",
-    MaintenancePriority.URGENT: "Urgent",
-    MaintenancePriority.MILD: "Mild",
-}
-# Spec section 4: Urgent red, Critical orange, Mild yellow, unknown grey.
-PRIORITY_COLOURS = {
-    MaintenancePriority.URGENT: "red",
-    MaintenancePriority.CRITICAL: "orange",
-    MaintenancePriority.MILD: "yellow",
-}
 PERIODS = {"weekly": ("Weekly", 7), "monthly": ("Monthly", 30), "yearly": ("Yearly", 365)}
-EVENT_LABELS: dict[str, str] = {
-    MaintenanceEventKind.CREATED: "Created",
-    MaintenanceEventKind.ASSIGNED: "Assigned",
-    MaintenanceEventKind.RENEWED: "Renewed",
-    MaintenanceEventKind.REMARK: "Remark",
-    MaintenanceEventKind.COMPLETED: "Completed",
-    MaintenanceEventKind.CANCELED: "Canceled",
-}
 
 
-def priority_label(value: str | None) -> str:
-    try:
-        return PRIORITY_LABELS[MaintenancePriority(value or "")]
-    except ValueError:
-        return (value or "Unknown").title()
-
-
-def priority_colour(value: str | None) -> str:
-    try:
-        return PRIORITY_COLOURS[MaintenancePriority(value or "")]
-    except ValueError:
-        return "grey"
-
-
-def status_label(value: str | None) -> str:
-    try:
-        return STATUS_LABELS[MaintenanceStatus(value or "")]
-    except ValueError:
-        return (value or "Unknown").title()
-
-
-def status_colour(value: str | None) -> str:
-    try:
-        return STATUS_COLOURS[MaintenanceStatus(value or "")]
-    except ValueError:
-        return "grey"
-
-
-def contact_of(req: MaintenanceRequest) -> str | None:
-    """The request's own phone, else the assignee's e-mail."""
-    if req.contact_phone:
-        return req.contact_phone
-    return req.assignee.email if req.assignee else None
+def _state_word(status: str) -> str:
+    """How an error message names a state: 'on-going', 'completed', 'canceled'."""
+    return "on-going" if status == MaintenanceStatus.ONGOING else str(status)
 
 
 # Request numbers ---------------------------------------------------------------------------
@@ -310,15 +246,13 @@ def _transition(request_id: int, to_status: MaintenanceStatus, **values) -> Main
     )
     if not result.rowcount:
         db.session.rollback()
-        raise Conflict(f"This request is already {status_label(req.status).lower()}.")
+        raise Conflict(f"This request is already {_state_word(req.status)}.")
     return req
 
 
 def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
     if req.status != MaintenanceStatus.ONGOING:
-        raise Conflict(
-            f"Only on-going requests can be {action}; this one is {status_label(req.status).lower()}."
-        )
+        raise Conflict(f"Only on-going requests can be {action}; this one is {_state_word(req.status)}.")
 
 
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:

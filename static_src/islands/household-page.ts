@@ -5,39 +5,18 @@
  */
 import { createChipEditor } from "../components/household/chips";
 import { pointsForKg } from "../components/household/points";
+import { wireDialogs } from "../lib/dialog";
 import { onIsland, whenReady } from "../lib/island";
 
-function openDialog(dialog: HTMLDialogElement) {
-  if (dialog.open) dialog.close();
-  dialog.showModal();
-  dialog.querySelector<HTMLElement>("input:not([type=hidden]), select")?.focus();
-}
-
-function closeTo(dialog: HTMLDialogElement, href: string | null) {
-  dialog.close();
-  // The server opened this dialog from the address (?modal=, ?edit=, ?record=, ?claim=): drop
-  // that from the URL.
+/** After Cancel: the server opened this dialog from the address (?modal=, ?edit=, ?record=,
+ * ?claim=), so the address becomes the Cancel link's. */
+function dropDialogAddress(_dialog: HTMLDialogElement, cancel: HTMLElement) {
+  const href = cancel.getAttribute("href");
   if (href && location.search.match(/[?&](modal|edit|record|claim)=/)) history.replaceState(null, "", href);
 }
 
 whenReady(() => {
-  for (const link of document.querySelectorAll<HTMLAnchorElement>("[data-open-modal]")) {
-    link.addEventListener("click", (event) => {
-      const dialog = document.getElementById(link.dataset.openModal ?? "");
-      if (!(dialog instanceof HTMLDialogElement)) return;
-      event.preventDefault();
-      openDialog(dialog);
-    });
-  }
-  for (const dialog of document.querySelectorAll<HTMLDialogElement>("dialog.modal")) {
-    if (dialog.open) openDialog(dialog); // rendered open by the server: make it modal
-    for (const cancel of dialog.querySelectorAll<HTMLAnchorElement>("[data-close-modal]")) {
-      cancel.addEventListener("click", (event) => {
-        event.preventDefault();
-        closeTo(dialog, cancel.getAttribute("href"));
-      });
-    }
-  }
+  wireDialogs(document, { focusField: true, onClose: dropDialogAddress });
   for (const file of document.querySelectorAll<HTMLInputElement>("input[type=file][data-max-bytes]")) {
     file.addEventListener("change", () => {
       const max = Number(file.dataset.maxBytes);

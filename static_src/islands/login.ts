@@ -4,8 +4,8 @@
  * signs in through POST /api/auth/login and stores token and user. The Forgot Password dialog's
  * React island loads only when the dialog opens (the sign-in page stays under 30 KB).
  */
-import { api, storeSession } from "../lib/api";
-import { messageOr } from "../components/auth/errors";
+import { api, errorText, storeSession } from "../lib/api";
+import { openDialog } from "../lib/dialog";
 import { onIsland, whenReady } from "../lib/island";
 import { setupPasswordToggles, showFieldError } from "../components/auth/toggle";
 
@@ -80,7 +80,7 @@ onIsland<{ next?: string }>("login", (el, props) => {
         return;
       }
     } catch (err) {
-      fail(messageOr(err, "Login failed"));
+      fail(errorText(err, "Login failed"));
     }
     busy = false;
     refresh();
@@ -103,8 +103,7 @@ whenReady(() => {
   }
 
   function open() {
-    if (dialog!.open) dialog!.close();
-    dialog!.showModal();
+    openDialog(dialog!);
     void load().then(() => host!.dispatchEvent(new CustomEvent("dialog-open")));
   }
 

@@ -2,8 +2,7 @@
  * Island "signup-pending" (plain TypeScript): /pending-approval's check-status (spec section 4):
  * active -> alert, /login; email_pending -> alert, /email-verification; else alert the message.
  */
-import { api } from "../lib/api";
-import { messageOr } from "../components/auth/errors";
+import { api, errorText } from "../lib/api";
 import { onIsland } from "../lib/island";
 import { followHandoff } from "../components/auth/handoff";
 import { usernameFromEmail } from "../components/auth/signup";
@@ -39,7 +38,7 @@ onIsland<{ email?: string; username?: string }>("signup-pending", (el, props) =>
       }
       window.alert(res?.message || res?.status || "");
     } catch (err) {
-      window.alert(messageOr(err, "Error checking account status. Please try again later."));
+      window.alert(errorText(err, "Error checking account status. Please try again later."));
     }
     button.disabled = false;
   });

@@ -3,9 +3,8 @@
  * waiting, loading (verification starts after 0.5 s), success (3-second countdown, then
  * /pending-approval with e-mail and username) and error (Resend, Back to Login, the hint).
  */
-import { ApiError, api } from "../lib/api";
+import { ApiError, api, errorText } from "../lib/api";
 import { onIsland } from "../lib/island";
-import { messageOr } from "../components/auth/errors";
 import { readHandoff, storeHandoff } from "../components/auth/handoff";
 
 export const START_DELAY_MS = 500;
@@ -39,13 +38,13 @@ onIsland<Props>("signup-verify", (el, props) => {
   }
   document.documentElement.classList.add("js");
   const setState = (state: string) => (el.dataset.state = state);
-  const errorText = el.querySelector<HTMLElement>("#verify-error")!;
+  const errorBox = el.querySelector<HTMLElement>("#verify-error")!;
   const info = el.querySelector<HTMLElement>("#resend-info")!;
   let email = props.email ?? "";
   let username = props.username ?? "";
 
   function showError(message: string) {
-    errorText.textContent = message;
+    errorBox.textContent = message;
     setState("error");
   }
 
@@ -74,7 +73,7 @@ onIsland<Props>("signup-verify", (el, props) => {
     } catch (err) {
       if (err instanceof ApiError) {
         const payload = (err.payload ?? {}) as VerifyResponse;
-        showError(payload.error || messageOr(err, "Email verification failed"));
+        showError(payload.error || errorText(err, "Email verification failed"));
       } else {
         showError("Network error occurred while verifying email");
       }
@@ -103,7 +102,7 @@ onIsland<Props>("signup-verify", (el, props) => {
       info.textContent = res?.message || "Verification email resent. Check your inbox.";
     } catch (err) {
       info.className = "banner banner--error";
-      info.textContent = messageOr(err, err instanceof ApiError ? `HTTP ${err.status}` : "Network error");
+      info.textContent = errorText(err);
     }
     info.hidden = false;
   });

@@ -2,9 +2,8 @@
  * Island "signup" (plain TypeScript): live name stripping, the derived username, spec section 5
  * messages, POST /api/auth/signup, and the 'Resend verification email' box.
  */
-import { ApiError, api } from "../lib/api";
+import { ApiError, api, errorText } from "../lib/api";
 import { onIsland } from "../lib/island";
-import { messageOr } from "../components/auth/errors";
 import { followHandoff } from "../components/auth/handoff";
 import {
   deriveUsername,
@@ -118,12 +117,8 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
         return;
       }
     } catch (err) {
-      if (err instanceof ApiError) {
-        const payload = (err.payload ?? {}) as SignupResponse;
-        fail(messageOr(err, "Registration failed"), payload.pendingEmail);
-      } else {
-        fail("Network error");
-      }
+      const payload = ((err instanceof ApiError ? err.payload : null) ?? {}) as SignupResponse;
+      fail(errorText(err, "Registration failed", { offline: "Network error" }), payload.pendingEmail);
     }
     submitButton.disabled = false;
   });
@@ -147,7 +142,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
       banner.hidden = true;
       resendBox.querySelector("span")!.textContent = res?.message || "Verification email resent. Check your inbox.";
     } catch (err) {
-      fail(err instanceof ApiError ? err.message : "Network error");
+      fail(errorText(err));
     }
   });
 

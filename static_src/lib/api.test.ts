@@ -4,6 +4,7 @@ import {
   ApiError,
   api,
   clearSession,
+  errorText,
   storeSession,
   storedToken,
   storedUser,
@@ -198,6 +199,27 @@ describe("api errors", () => {
   it("lets a network failure through unchanged", async () => {
     vi.stubGlobal("fetch", vi.fn().mockRejectedValue(new TypeError("Failed to fetch")));
     await expect(api.get("/api/machines")).rejects.toThrow("Failed to fetch");
+  });
+});
+
+describe("errorText: the error text every island shows", () => {
+  it("shows the server's message, else the screen's fallback, else HTTP {status}", async () => {
+    stubFetch('{"error": "Area not found."}', 404);
+    const withError = await failure(api.get("/api/machines"));
+    expect(errorText(withError, "Failed to load machine data")).toBe("Area not found.");
+    stubFetch("", 500);
+    const bare = await failure(api.get("/api/machines"));
+    expect(errorText(bare, "Failed to load machine data")).toBe("Failed to load machine data");
+    expect(errorText(bare)).toBe("HTTP 500");
+    expect(errorText(bare, "Failed to load machine data", { showStatus: true })).toBe("HTTP 500");
+  });
+
+  it("shows the offline text, else the fallback, when no answer came", () => {
+    const offline = new TypeError("Failed to fetch");
+    expect(errorText(offline, "Registration failed", { offline: "Network error" })).toBe("Network error");
+    expect(errorText(offline, "Login failed")).toBe("Login failed");
+    expect(errorText(offline)).toBe("Network error");
+    expect(errorText(new ApiError("Request timed out", 0, null), "Login failed")).toBe("Request timed out");
   });
 });
 

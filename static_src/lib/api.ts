@@ -48,6 +48,28 @@ export function errorMessage(status: number, payload: unknown): string {
   );
 }
 
+/** How a screen words a failure its server did not explain (spec section 8 differs by screen). */
+export type ErrorTextOptions = {
+  /** Shown when no answer came (network failure); default: the fallback, else 'Network error'. */
+  offline?: string;
+  /** Show 'HTTP {status}' for a refusal without a message instead of the fallback (Machines). */
+  showStatus?: boolean;
+};
+
+/**
+ * The one rule for the error text an island shows (spec section 8): the server's message (its
+ * `message`, else `error`, else the raw body; 'Request timed out' on a timeout). A refusal that
+ * carried none shows the screen's `fallback` (or 'HTTP {status}' with `showStatus` or without a
+ * fallback); a request that never got an answer shows `offline`.
+ */
+export function errorText(err: unknown, fallback?: string, options: ErrorTextOptions = {}): string {
+  if (err instanceof ApiError) {
+    if (err.message && err.message !== `HTTP ${err.status}`) return err.message;
+    return options.showStatus || fallback === undefined ? `HTTP ${err.status}` : fallback;
+  }
+  return options.offline ?? fallback ?? "Network error";
+}
+
 function parseBody(text: string): Payload {
   if (text.trim() === "") return {};
   try {

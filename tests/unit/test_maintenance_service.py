@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from sibol.errors import Conflict, Invalid, NotFound, TooLarge
 from sibol.extensions import db
-from sibol.maintenance import queries, rules, seed, service, uploads
+from sibol.maintenance import presentation, queries, rules, seed, service, uploads
 from sibol.maintenance.queries import ListQuery
 from sibol.maintenance.service import Upload
 from sibol.models import AccountStatus, MaintenanceEvent, MaintenanceRequest, RoleId
@@ -61,7 +61,7 @@ def test_a_new_request_is_on_going_with_its_image_and_history(app):
     assert req.request_number == 123456
     assert req.status == "ongoing" and req.priority == "critical" and req.issue == "Valve leaking"
     assert req.request_date == service.manila_today()
-    assert service.contact_of(req) == operator.email
+    assert presentation.contact_of(req) == operator.email
     assert kinds(req) == ["created", "assigned"]
     assert req.events[1].note == "Juan Dela Cruz" and req.events[0].actor_name == "Liza Soberano"
     [attachment] = req.attachments
@@ -311,7 +311,7 @@ def test_query_parsing_is_lenient_for_pages_and_strict_for_the_api(app):
         ["urgent", "mild"],
         ["weekly"],
     )
-    assert [c[2] for c in query.chips()] == [
+    assert [c[2] for c in presentation.filter_chips(query)] == [
         "Status: On-going",
         "Priority: Urgent",
         "Priority: Mild",

@@ -5,7 +5,7 @@
  * their own.
  */
 import { useCallback, useEffect, useState } from "react";
-import { api, ApiError } from "../../lib/api";
+import { api, errorText } from "../../lib/api";
 import { AccountModal } from "./AccountModal";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 
@@ -13,12 +13,6 @@ type ModalState =
   | { mode: "create" }
   | { mode: "edit"; account: AdminAccount; audit: AuditItem[] }
   | null;
-
-/** The server's message; spec section 8's fallback when the response carried none. */
-export function message(err: unknown, fallback: string): string {
-  if (!(err instanceof ApiError) || !err.message || err.message === `HTTP ${err.status}`) return fallback;
-  return err.message;
-}
 
 function reloadPage(): void {
   window.location.reload();
@@ -61,7 +55,7 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       const res = await api.get<{ user: AdminAccount; audit?: AuditItem[] }>(`/api/admin/${id}`);
       setModal({ mode: "edit", account: res.user, audit: res.audit ?? [] });
     } catch (err) {
-      window.alert(message(err, "Failed to load accounts"));
+      window.alert(errorText(err, "Failed to load accounts"));
     }
   }, []);
 
@@ -98,7 +92,7 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
         try {
           await call();
         } catch (err) {
-          window.alert(message(err, fallback));
+          window.alert(errorText(err, fallback));
           delete form.dataset.busy;
           buttons.forEach((b) => (b.disabled = false));
           return;

@@ -4,8 +4,10 @@
  * email step; opening clears the confirm field and the visibility toggles.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { api } from "../../lib/api";
-import { messageOr as messageOf } from "./errors";
+import { api, errorText } from "../../lib/api";
+import { closeDialog } from "../../lib/dialog";
+import { DialogActions } from "../Dialog";
+import { Field } from "../Field";
 import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
@@ -65,8 +67,7 @@ function PasswordInput(props: {
   onToggle: () => void;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
+    <Field id={props.id} label={props.label}>
       <div className="input-group">
         <input
           id={props.id}
@@ -86,7 +87,7 @@ function PasswordInput(props: {
           {props.shown ? "Hide" : "Show"}
         </button>
       </div>
-    </div>
+    </Field>
   );
 }
 
@@ -129,7 +130,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
   }, [host, dialog]);
 
   function close() {
-    if (dialog?.open) dialog.close();
+    if (dialog) closeDialog(dialog);
     resetAll();
   }
 
@@ -147,7 +148,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       setCode("");
       setStep("verify");
     } catch (err) {
-      setError(messageOf(err, "Failed to request reset"));
+      setError(errorText(err, "Failed to request reset"));
     } finally {
       setLoading(false);
     }
@@ -166,7 +167,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       setInfo(res?.message || "Code verified. Enter your new password.");
       setStep("reset");
     } catch (err) {
-      setError(messageOf(err, "Invalid code"));
+      setError(errorText(err, "Invalid code"));
     } finally {
       setLoading(false);
     }
@@ -188,7 +189,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       await api.post<Message>("/api/auth/reset-password", { email: email.trim(), code, newPassword });
       setStep("done");
     } catch (err) {
-      setError(messageOf(err, "Failed to reset password"));
+      setError(errorText(err, "Failed to reset password"));
     } finally {
       setLoading(false);
     }
@@ -217,8 +218,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "email" ? (
         <>
-          <div className="field">
-            <label htmlFor="fp-email">Enter your account email</label>
+          <Field id="fp-email" label="Enter your account email">
             <input
               id="fp-email"
               type="email"
@@ -228,15 +228,10 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
               autoFocus
               onChange={(e) => setEmail(e.target.value)}
             />
-          </div>
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              {loading ? "Sending…" : "Send Reset Code"}
-            </button>
-          </div>
+          </Field>
+          <DialogActions onCancel={close} busy={loading}>
+            {loading ? "Sending…" : "Send Reset Code"}
+          </DialogActions>
         </>
       ) : null}
 
@@ -244,14 +239,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
         <>
           <p id="fp-code-label">Enter 6-digit code</p>
           <CodeInput value={code} onChange={setCode} labelledBy="fp-code-label" autoFocus />
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={() => { setError(""); setInfo(""); setStep("email"); }}>
-              Back
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              Verify Code
-            </button>
-          </div>
+          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("email"); }} busy={loading}>
+            Verify Code
+          </DialogActions>
           <p className="fp-resend">
             Didn't get an email?{" "}
             <button type="button" onClick={() => void requestCode()} disabled={loading}>
@@ -268,14 +258,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
           <PasswordInput id="fp-confirm" label="Confirm password" value={confirm} shown={showConfirm}
             onChange={setConfirm} onToggle={() => setShowConfirm((s) => !s)} />
           <PasswordChecks password={newPassword} confirm={confirm} />
-          <div className="modal__actions">
-            <button type="button" className="btn" onClick={() => { setError(""); setInfo(""); setStep("verify"); }}>
-              Back
-            </button>
-            <button type="submit" className="btn btn--primary" disabled={loading}>
-              Reset Password
-            </button>
-          </div>
+          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("verify"); }} busy={loading}>
+            Reset Password
+          </DialogActions>
         </>
       ) : null}
 

@@ -4,12 +4,11 @@
  * their Edit buttons, the pager, and the Add/Edit modals; reloads the machines after a change.
  */
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../../lib/api";
-import { AddMachineModal, EditMachineModal } from "./MachineModals";
+import { api, errorText } from "../../lib/api";
+import { MachineDialog } from "./MachineDialog";
 import {
   areaLabel,
   listOf,
-  messageOf,
   statusBadgeClass,
   type AreaOption,
   type Machine,
@@ -75,7 +74,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       setAreas(listOf<AreaOption>(areaPayload));
       setStatuses(listOf<StatusOption>(statusPayload));
     } catch (err) {
-      setError(messageOf(err, "Failed to load machine data"));
+      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
     } finally {
       setLoading(false);
     }
@@ -86,7 +85,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     try {
       applyMachines(await api.get(machinesPath(q, page, perPage)));
     } catch (err) {
-      setError(messageOf(err, "Failed to load machine data"));
+      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
     } finally {
       setLoading(false);
     }
@@ -189,10 +188,10 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
           )}
         </div>
       )}
-      {dialog?.kind === "add" && <AddMachineModal areas={areas} onClose={close} onSaved={saved} alert={alert} />}
-      {dialog?.kind === "edit" && (
-        <EditMachineModal
-          machine={dialog.machine}
+      {dialog && (
+        <MachineDialog
+          key={dialog.kind === "edit" ? dialog.machine.machine_id : "add"}
+          machine={dialog.kind === "edit" ? dialog.machine : undefined}
           areas={areas}
           statuses={statuses}
           onClose={close}

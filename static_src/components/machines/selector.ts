@@ -3,7 +3,7 @@
  * first matches (`q`, `per_page`, `count=0`: no total needed); choosing one calls `onChoose`.
  * Arrow keys move through the options, Enter chooses, Escape closes the list.
  */
-import { api } from "../../lib/api";
+import { api, errorText } from "../../lib/api";
 import { listOf, type Machine } from "./types";
 
 export const SELECTOR_LIMIT = 8;
@@ -105,7 +105,7 @@ export function createSelector(host: HTMLElement, { current, onChoose }: Selecto
     } catch (err) {
       if (mine !== seq) return;
       results = [];
-      note(err instanceof Error && err.message ? err.message : "Failed to load machine data");
+      note(errorText(err, "Failed to load machine data", { showStatus: true }));
     }
   }
 

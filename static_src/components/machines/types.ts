@@ -52,8 +52,3 @@ export function statusBadgeClass(status: string | null): string {
   return `badge badge--${STATUS_COLOURS[status] ?? "blue"}`;
 }
 
-/** The error text of a failed call, or the fallback (spec section 8). */
-export function messageOf(err: unknown, fallback: string): string {
-  if (err instanceof Error && err.message.trim() !== "") return err.message;
-  return fallback;
-}

@@ -4,6 +4,7 @@
  * request form before it is sent, previews the chosen image, and tidies the address bar.
  */
 import { api } from "../../lib/api";
+import { openDialog, wireDialogs } from "../../lib/dialog";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 /** Query parameters that only open a dialog; removed from the address when it closes. */
@@ -28,11 +29,6 @@ export function withoutDialogParams(href: string): string {
   const url = new URL(href);
   for (const name of DIALOG_PARAMS) url.searchParams.delete(name);
   return url.pathname + (url.search ? url.search : "") + url.hash;
-}
-
-function openModal(dialog: HTMLDialogElement): void {
-  if (dialog.open) dialog.close();
-  dialog.showModal();
 }
 
 function tidyAddressOnClose(dialog: HTMLDialogElement): void {
@@ -135,7 +131,7 @@ export async function openDetail(row: HTMLElement): Promise<void> {
     tidyAddressOnClose(dialog);
     wireConfirms(dialog);
     window.history.replaceState(null, "", href); // a reload shows the same dialog
-    openModal(dialog);
+    openDialog(dialog);
   } catch {
     window.location.assign(href);
   } finally {
@@ -191,19 +187,8 @@ function checkBeforeSending(form: HTMLFormElement): void {
 export function enhancePage(root: Document, props: PageProps): void {
   const maxBytes = props.maxBytes ?? 10 * 1024 * 1024;
 
-  for (const dialog of root.querySelectorAll<HTMLDialogElement>("dialog.modal")) {
-    tidyAddressOnClose(dialog);
-    if (dialog.hasAttribute("open")) openModal(dialog); // opened by the server: make it modal
-  }
-
-  for (const link of root.querySelectorAll<HTMLElement>("[data-open-dialog]")) {
-    link.addEventListener("click", (event) => {
-      const dialog = root.getElementById(link.dataset.openDialog ?? "");
-      if (!(dialog instanceof HTMLDialogElement)) return; // let the link load the page
-      event.preventDefault();
-      openModal(dialog);
-    });
-  }
+  for (const dialog of root.querySelectorAll<HTMLDialogElement>("dialog.modal")) tidyAddressOnClose(dialog);
+  wireDialogs(root);
 
   for (const row of root.querySelectorAll<HTMLTableRowElement>("tr[data-href]")) {
     row.addEventListener("click", (event) => {
