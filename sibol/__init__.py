@@ -81,6 +81,9 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     limiter.init_app(app)
+    from .tasks import init_app as init_tasks
+
+    init_tasks(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = None
     login_manager.session_protection = "basic"

@@ -137,10 +137,15 @@ def create():
             body, "Password", "password", label="Password", required=False, max_length=256, strip=False
         ),
     )
-    response = {"success": True, "message": "Account created", "user": account_json(created.account)}
-    if created.generated_password:
-        response["generatedPassword"] = created.generated_password
-    return response, 201
+    message = "Account created"
+    if created.set_password_link_sent:
+        message += f". A link to set the password was e-mailed to {created.account.email}."
+    return {
+        "success": True,
+        "message": message,
+        "user": account_json(created.account),
+        "setPasswordLinkSent": created.set_password_link_sent,
+    }, 201
 
 
 @bp.get("/<int:account_id>")

@@ -155,7 +155,7 @@ def create_account():
     except ServiceError as err:
         return _account_form(None, values, err.message, err.status)
     return render_template(
-        "admin/created.html", account=created.account, password=created.generated_password
+        "admin/created.html", account=created.account, link_sent=created.set_password_link_sent
     ), 201
 
 

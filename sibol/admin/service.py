@@ -33,7 +33,6 @@ from ..models import (
 )
 from ..models.admin import AuditAction, AuditEntry
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
-from ..seed import generate_password
 
 USERNAME_MAX = 30
 NAME_MAX = 100
@@ -288,6 +287,15 @@ def _audit(action: AuditAction, actor: Account, target: Account, **details) -> N
     )
 
 
+def _flush_unique() -> None:
+    """Flush; a unique-constraint race (two creates at once) becomes a 409, not a 500."""
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("An account with this username or e-mail already exists.") from None
+
+
 def _commit_unique() -> None:
     """Commit; a unique-constraint race (two admins at once) becomes a 409, not a 500."""
     try:
@@ -303,7 +311,7 @@ def _commit_unique() -> None:
 @dataclass
 class Created:
     account: Account
-    generated_password: str | None
+    set_password_link_sent: bool
 
 
 def create_account(
@@ -318,8 +326,9 @@ def create_account(
     username: str | None = None,
     password: str | None = None,
 ) -> Created:
-    """A new active account. Username derived from the names (made unique) unless given;
-    a blank password becomes a generated one, returned once and e-mailed to the user."""
+    """A new active account. Username derived from the names (made unique) unless given.
+    With a blank password the user gets a single-use set-password link by e-mail; a password
+    typed by the admin is never echoed back or mailed."""
     first_name, last_name = first_name.strip(), last_name.strip()
     email = email.strip()
     if not EMAIL_RE.match(email):
@@ -347,12 +356,8 @@ def create_account(
             raise Conflict("An account with this username already exists.", field="Username")
     else:
         username = unique_username(derived)
-    generated = None
-    if password:
-        if not meets_password_rule(password):
-            raise Invalid(PASSWORD_RULE_MESSAGE, field="Password")
-    else:
-        password = generated = generate_password(8)
+    if password and not meets_password_rule(password):
+        raise Invalid(PASSWORD_RULE_MESSAGE, field="Password")
     account = Account(
         username=username,
         first_name=first_name,
@@ -362,11 +367,12 @@ def create_account(
         role_id=role.id,
         status=AccountStatus.ACTIVE,
         is_enabled=True,
-        password_hash=hash_password(password),
+        password_hash=hash_password(password) if password else None,
         modules=chosen,
     )
     db.session.add(account)
-    db.session.flush()
+    _flush_unique()
+    link = None if password else set_password_url(account)
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
@@ -374,10 +380,10 @@ def create_account(
         "Your account was created",
         "account_created",
         account=account,
-        password=generated,
+        set_password_url=link,
         role_name=role.name,
     )
-    return Created(account, generated)
+    return Created(account, link is not None)
 
 
 def update_account(

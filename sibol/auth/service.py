@@ -249,10 +249,18 @@ def _verification_link(account: Account) -> str:
 
 
 def resend_verification(email: str) -> None:
-    """Send a new verification link when the e-mail waits for verification; silent otherwise."""
+    """Queue a new verification link for the address; the task sends it only when the e-mail
+    waits for verification, so a known and an unknown address cost the request the same."""
+    from ..tasks import verification_mail
+
     email = (email or "").strip()
     if not EMAIL_RE.match(email) or len(email) > 254:
         raise Invalid("Enter a valid email", field="email")
+    verification_mail(email)
+
+
+def send_verification_again(email: str) -> None:
+    """The task behind resend_verification."""
     account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
     if account is None or account.status != AccountStatus.EMAIL_PENDING:
         return
@@ -318,11 +326,21 @@ def check_new_password(password: object) -> str:
 
 
 def request_reset(email: str) -> str | None:
-    """Send a reset code to an active account's e-mail. Returns the code (for debugCode) or None.
+    """Queue the reset-code mail for any well-formed address; the task decides whether to send,
+    so the caller answers the same, in the same time, whether or not the e-mail is known.
 
-    The caller answers the same whether or not the e-mail is known.
-    """
+    Returns the code only with SIBOL_DEBUG_CODES (development), where it is issued at once."""
+    from ..tasks import reset_code_mail
+
     email = check_email(email)
+    if current_app.config.get("SIBOL_DEBUG_CODES"):
+        return send_reset_code(email)
+    reset_code_mail(email)
+    return None
+
+
+def send_reset_code(email: str) -> str | None:
+    """The task behind request_reset: a code for an active account's e-mail, mailed."""
     account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
     if account is None or not account.is_active:
         return None

@@ -11,7 +11,8 @@ import { deriveUsername } from "./username";
 export interface CreatedResult {
   username: string;
   email: string | null;
-  generatedPassword?: string;
+  /** True when the server e-mailed a single-use set-password link (no password was typed). */
+  setPasswordLinkSent: boolean;
 }
 
 export interface AccountModalProps extends AdminProps {
@@ -90,14 +91,14 @@ export function AccountModal(props: AccountModalProps) {
           Password: password,
         };
         if (barangay) body.Barangay_id = Number(barangay);
-        const res = await api.post<{ user?: AdminAccount; generatedPassword?: string }>(
+        const res = await api.post<{ user?: AdminAccount; setPasswordLinkSent?: boolean }>(
           "/api/admin/create",
           body,
         );
         setCreated({
           username: res.user?.Username ?? deriveUsername(firstName, lastName),
           email: res.user?.Email ?? email,
-          generatedPassword: res.generatedPassword,
+          setPasswordLinkSent: Boolean(res.setPasswordLinkSent),
         });
       }
     } catch (err) {
@@ -130,18 +131,13 @@ export function AccountModal(props: AccountModalProps) {
               <p className="banner banner--success" role="status">
                 Account created for <strong data-created-username>{created.username}</strong>.
               </p>
-              {created.generatedPassword ? (
-                <>
-                  <p>
-                    Generated password (shown only once; it was also e-mailed to {created.email}):
-                  </p>
-                  <p>
-                    <code className="admin-secret" data-generated-password>
-                      {created.generatedPassword}
-                    </code>
-                  </p>
-                </>
-              ) : null}
+              {created.setPasswordLinkSent ? (
+                <p data-set-password-sent>
+                  A single-use link to set the password was e-mailed to {created.email}.
+                </p>
+              ) : (
+                <p data-password-kept>The password you entered was set; it is not shown or e-mailed.</p>
+              )}
               <div className="modal__actions">
                 <button type="button" className="btn btn--primary" onClick={() => onSaved("create")}>
                   Done

@@ -58,10 +58,10 @@ describe("deriveUsername", () => {
 });
 
 describe("AccountModal (create)", () => {
-  it("presets the boxes to the role's defaults and shows the generated password once", async () => {
+  it("presets the boxes to the role's defaults and says a set-password link was e-mailed", async () => {
     const calls = stubFetch(() => [
       201,
-      { success: true, user: { Username: "ana.cruz2", Email: "ana@x.ph" }, generatedPassword: "Ab1!xyz9" },
+      { success: true, user: { Username: "ana.cruz2", Email: "ana@x.ph" }, setPasswordLinkSent: true },
     ]);
     const saved = vi.fn();
     render(<AccountModal {...PROPS} mode="create" onClose={() => {}} onSaved={saved} />);
@@ -85,7 +85,7 @@ describe("AccountModal (create)", () => {
                 Password: "", Barangay_id: 7 },
       },
     ]);
-    expect(screen.getByText("Ab1!xyz9")).toBeTruthy();
+    expect(screen.getByText("A single-use link to set the password was e-mailed to ana@x.ph.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Done" }));
     expect(saved).toHaveBeenCalledWith("create");
   });
