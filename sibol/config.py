@@ -69,7 +69,7 @@ def mail_retry_settings() -> tuple[int, int]:
 def rate_limit_storage(instance_path: str) -> str:
     """RATELIMIT_STORAGE_URI, or a store every worker process of this server shares."""
     uri = os.environ.get("RATELIMIT_STORAGE_URI", "").strip()
-    return uri or f"sibol-sqlite:///{Path(instance_path) / 'ratelimits.sqlite3'}"
+    return uri or f"sibol-sqlite://{Path(instance_path).resolve() / 'ratelimits.sqlite3'}"
 
 
 def load_settings(instance_path: str) -> dict:
