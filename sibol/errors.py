@@ -86,11 +86,15 @@ HTTP_MESSAGES = {
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
+        retry_after = getattr(err, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else {}
         if wants_json():
             response = jsonify(err.payload())
             response.status_code = err.status
+            response.headers.update(headers)
             return response
-        return render_template("errors/error.html", status=err.status, message=err.message), err.status
+        page = render_template("errors/error.html", status=err.status, message=err.message)
+        return page, err.status, headers
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):

@@ -9,7 +9,7 @@ from ..access import module_required
 from ..api import int_field, json_body, page_args, pick, text_field
 from ..errors import Invalid
 from ..models import ModuleId
-from . import service
+from . import locks, service
 from .serializers import (
     account_json,
     audit_json,
@@ -208,6 +208,25 @@ def audit_log():
         "total": listing.total,
         "page": listing.page,
         "per_page": listing.per_page,
+    }
+
+
+@bp.get("/locked")
+@module_required(ADMIN)
+def locked_accounts():
+    """Accounts locked now by too many wrong passwords."""
+    return {"success": True, "locked": [locks.locked_json(r) for r in locks.locked_accounts()]}
+
+
+@bp.post("/<int:account_id>/unlock")
+@module_required(ADMIN)
+def unlock(account_id: int):
+    """Lift a sign-in lock."""
+    account = locks.unlock_account(_actor(), account_id)
+    return {
+        "success": True,
+        "message": f"{account.username} can sign in again",
+        "user": account_json(account),
     }
 
 

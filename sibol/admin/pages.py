@@ -13,7 +13,7 @@ from ..access import module_required
 from ..api import MAX_PER_PAGE
 from ..errors import Invalid, ServiceError
 from ..models import ModuleId
-from . import service
+from . import locks, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -88,6 +88,7 @@ def index():
         page_sizes=PAGE_SIZES,
         props=_island_props(roles, modules, barangays),
         status_label=status_label,
+        locked=locks.locked_accounts() if tab == "accounts" else [],
     )
 
 
@@ -214,4 +215,16 @@ def reject(account_id: int):
         flash(err.message, "error")
     else:
         flash("Account rejected", "success")
+    return redirect(_back())
+
+
+@bp.post("/admin/accounts/<int:account_id>/unlock")
+@module_required(ADMIN)
+def unlock(account_id: int):
+    try:
+        account = locks.unlock_account(_actor(), account_id)
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash(f"{account.username} can sign in again.", "success")
     return redirect(_back())

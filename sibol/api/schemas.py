@@ -350,7 +350,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "409", "415"],
     },
     ("api.admin.create", "POST"): {
-        "summary": "Create an active account; a blank password is generated and answered once",
+        "summary": "Create an active account; without a password the user is e-mailed a set-password link",
         "body": obj(
             {
                 "FirstName": text(100, "Alias: firstName"),
@@ -367,7 +367,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
                 },
                 "Password": {
                     **PASSWORD,
-                    "description": PASSWORD["description"] + "; generated when left out",
+                    "description": PASSWORD["description"]
+                    + "; never echoed; left out: a set-password link is e-mailed",
                 },
             },
             "FirstName",
@@ -753,3 +754,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[
     ("api.household.update_point_rule", "PUT")
 ]
+
+from .schemas_harden import OPERATIONS as _HARDENING  # noqa: E402 - issue 12's routes
+
+OPERATIONS.update(_HARDENING)

@@ -19,7 +19,7 @@ GOOGLE_SESSION_KEY = "sibol_google"  # see google.SESSION_KEY
 
 
 @bp.post("/auth/login")
-@limiter.limit("10 per minute")
+@limits.login
 @public
 def login():
     body = json_body()

@@ -44,7 +44,7 @@ def _auth_failed():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("20 per minute", methods=["POST"])
+@limits.login
 @public
 def login():
     if request.method == "GET" and current_user.is_authenticated:

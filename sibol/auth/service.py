@@ -26,7 +26,7 @@ from ..passwords import (
     needs_rehash,
     verify_password,
 )
-from . import onetime
+from . import lockout, onetime
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -76,10 +76,18 @@ def _refuse_inactive(account: Account) -> None:
 
 
 def authenticate(username: str, password: str) -> Account:
-    """The active account for these credentials; raises Unauthorized/Forbidden saying why."""
+    """The active account for these credentials; raises Unauthorized/Forbidden saying why, or
+    lockout.Locked after too many wrong passwords (an unknown name is locked the same way)."""
     account = find_account(username)
+    key = lockout.key_for(account, username)
+    try:
+        lockout.check(key)
+    except lockout.Locked:
+        verify_password(_DUMMY_HASH, password)  # the same work as any other answer
+        raise
     if account is None:
         verify_password(_DUMMY_HASH, password)
+        lockout.record_failure(key, None)
         raise Unauthorized(WRONG)
     if not account.password_hash:
         # Self-registered accounts have no password until approval: say where they stand.
@@ -87,11 +95,13 @@ def authenticate(username: str, password: str) -> Account:
         _refuse_inactive(account)
         raise Unauthorized(NO_PASSWORD)
     if not verify_password(account.password_hash, password):
+        lockout.record_failure(key, account.id)
         raise Unauthorized(WRONG)
     _refuse_inactive(account)
+    lockout.record_success(key)
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
-        db.session.commit()
+    db.session.commit()
     return account
 
 

@@ -1,0 +1,13 @@
+"""OpenAPI descriptions of the routes issue 12 added (merged into schemas.OPERATIONS)."""
+
+from __future__ import annotations
+
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.admin.locked_accounts", "GET"): {
+        "summary": "Accounts locked now by too many wrong passwords, soonest to unlock first",
+    },
+    ("api.admin.unlock", "POST"): {
+        "summary": "Lift an account's sign-in lock and forget its failed attempts",
+        "errors": ["404", "409"],
+    },
+}
