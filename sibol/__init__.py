@@ -107,7 +107,10 @@ def _load_session_user(user_id: str):
             else "Your account is not active."
         )
         return None
-    if epoch != str(account.session_epoch or 0):
+    from .auth.sessions import is_live_for
+
+    if epoch != str(account.session_epoch or 0) or not is_live_for(account):
+        # Signed out (on this or another copy of the cookie), or every session of the account ended.
         session["sibol_signed_out_reason"] = "Your session has ended. Please sign in again."
         return None
     return account

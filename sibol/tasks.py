@@ -83,17 +83,17 @@ def reset_code_mail(email: str) -> str | None:
     """Forgot Password: issue and mail a code when the address is an active account's.
 
     Queued for every well-formed address, known or not, so the request does the same work."""
-    from .auth import service
+    from .auth import mailings
 
-    return in_app(lambda: service.send_reset_code(email))
+    return in_app(lambda: mailings.send_reset_code(email))
 
 
 @huey.task()
 def verification_mail(email: str) -> None:
     """Resend verification: a new link when the address waits for verification."""
-    from .auth import service
+    from .auth import mailings
 
-    in_app(lambda: service.send_verification_again(email))
+    in_app(lambda: mailings.send_verification_again(email))
 
 
 def queue_deliver(to: str, subject: str, body: str, html: str, template: str) -> None:

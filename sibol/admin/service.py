@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import emails
 from ..api.tokens import revoke_all_tokens
 from ..auth.onetime import set_password_url
+from ..auth.sessions import end_everything
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import (
@@ -421,8 +422,7 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
         if _is_admin_holder(account):
             _guard_last_admin(account)
         account.is_enabled = False
-        account.session_epoch = (account.session_epoch or 0) + 1
-        revoke_all_tokens(account.id)
+        end_everything(account)
     else:
         account.is_enabled = True
     _audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)

@@ -10,4 +10,12 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "summary": "Lift an account's sign-in lock and forget its failed attempts",
         "errors": ["404", "409"],
     },
+    ("api.auth.list_sessions", "GET"): {
+        "summary": "The signed-in account's page sessions (newest first) and its live token count",
+        "errors": ["401"],
+    },
+    ("api.auth.revoke_all_sessions", "POST"): {
+        "summary": "Sign out everywhere: every page session and bearer token of the account ends",
+        "errors": ["401"],
+    },
 }

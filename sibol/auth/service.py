@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
-from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
+from ..api.tokens import hash_secret, issue_token, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
@@ -26,7 +26,7 @@ from ..passwords import (
     needs_rehash,
     verify_password,
 )
-from . import lockout, onetime
+from . import lockout, onetime, sessions
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -108,15 +108,18 @@ def authenticate(username: str, password: str) -> Account:
 def start_session(account: Account, *, with_token: bool) -> str | None:
     """Sign the browser in (page session) and, for API callers, issue a bearer token."""
     login_user(account)
+    sessions.begin(account)
     token = issue_token(account) if with_token else None
     db.session.commit()
     return token
 
 
 def end_session(raw_token: str | None) -> None:
+    """Sign-out: the bearer token (if any) is revoked and the page session ends on the server."""
     if raw_token:
         revoke_token(raw_token)
-        db.session.commit()
+    sessions.end_current()
+    db.session.commit()
     logout_user()
 
 
@@ -269,16 +272,6 @@ def resend_verification(email: str) -> None:
     verification_mail(email)
 
 
-def send_verification_again(email: str) -> None:
-    """The task behind resend_verification."""
-    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
-    if account is None or account.status != AccountStatus.EMAIL_PENDING:
-        return
-    link = _verification_link(account)
-    db.session.commit()
-    emails.verification_email(account, link)
-
-
 def verify_email(raw: str) -> Account:
     token = onetime.find_link_token(raw, TokenPurpose.VERIFY_EMAIL)
     if token is None:
@@ -344,20 +337,11 @@ def request_reset(email: str) -> str | None:
 
     email = check_email(email)
     if current_app.config.get("SIBOL_DEBUG_CODES"):
+        from .mailings import send_reset_code
+
         return send_reset_code(email)
     reset_code_mail(email)
     return None
-
-
-def send_reset_code(email: str) -> str | None:
-    """The task behind request_reset: a code for an active account's e-mail, mailed."""
-    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
-    if account is None or not account.is_active:
-        return None
-    code = onetime.issue_reset_code(account)
-    db.session.commit()
-    emails.reset_code_email(account, code)
-    return code
 
 
 def _live_code(email: str, code: str) -> AccountToken:
@@ -405,8 +389,7 @@ def reset_password(email: str, code: str, new_password: object) -> Account:
 def _set_password(account: Account, password: str) -> None:
     """New hash; every session and bearer token of the account ends (the caller commits)."""
     account.password_hash = hash_password(password)
-    account.session_epoch = (account.session_epoch or 0) + 1
-    revoke_all_tokens(account.id)
+    sessions.end_everything(account)
 
 
 def set_password_account(raw: str) -> Account:

@@ -23,6 +23,7 @@ def server(tmp_path_factory):
     app.stop()
     drop_database(url)
 
+
 WRONG_PASSWORD = "Wr0ng!pass"  # noqa: S105 - a test password
 
 
