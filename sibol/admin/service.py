@@ -19,6 +19,7 @@ from .. import emails
 from ..api.tokens import revoke_all_tokens
 from ..auth.onetime import set_password_url
 from ..auth.sessions import end_everything
+from ..dblock import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import (
@@ -253,8 +254,10 @@ def _is_admin_holder(account: Account) -> bool:
 
 
 def _other_active_admins(account_id: int) -> int:
-    """Active admins besides this one. The rows are locked (MySQL) in id order, so two admins
-    demoting each other at once are serialised and cannot both pass the check."""
+    """Active admins besides this one. Serialised with the write that follows: SQLite takes the
+    write lock first (BEGIN IMMEDIATE), MySQL locks the admin rows in id order, so two admins
+    demoting each other at once run one after the other and cannot both pass the check."""
+    take_write_lock()
     ids = db.session.scalars(
         select(Account.id)
         .join(account_modules, account_modules.c.account_id == Account.id)
@@ -331,7 +334,7 @@ def create_account(
     With a blank password the user gets a single-use set-password link by e-mail; a password
     typed by the admin is never echoed back or mailed."""
     first_name, last_name = first_name.strip(), last_name.strip()
-    email = email.strip()
+    email = email.strip().lower()  # stored normalised: unique without regard to case
     if not EMAIL_RE.match(email):
         raise Invalid("Enter a valid email", field="Email")
     role = check_role(role_id)

@@ -185,7 +185,7 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
         raise Invalid("Choose a role: 1 Admin, 2 Barangay Staff, 3 Operator or 4 Household.", field="role")
     first = _name(form.first_name, "First name", "firstName")
     last = _name(form.last_name, "Last name", "lastName")
-    email = (form.email or "").strip()
+    email = (form.email or "").strip().lower()  # stored normalised: unique without regard to case
     if not email:
         raise Invalid("Email is required", field="email")
     if len(email) > 254 or not EMAIL_RE.match(email):
