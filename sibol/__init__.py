@@ -45,6 +45,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(load_settings(app.instance_path))
     app.config.update(overrides or {})
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # How long a write waits for another writer before the request answers 503 (errors.py).
+        busy = float(app.config.get("SIBOL_DB_BUSY_TIMEOUT", 5))
+        options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        options["connect_args"] = {**options.get("connect_args", {}), "timeout": busy}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     app.json.sort_keys = False  # keep the field order of the spec's shapes
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     install_security(app)
@@ -66,7 +72,6 @@ def _sqlite_pragmas(dbapi_connection, _record):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 

@@ -81,6 +81,8 @@ def load_settings(instance_path: str) -> dict:
         "SECRET_KEY": os.environ.get("SECRET_KEY") or instance_secret(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(os.environ.get("DATABASE_URL"), instance_path),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_recycle": 3600},
+        # Seconds a SQLite write waits for another writer before the request answers 503.
+        "SIBOL_DB_BUSY_TIMEOUT": float(os.environ.get("SIBOL_DB_BUSY_TIMEOUT", "5")),
         "HOST": host,
         "PORT": int(port),
         "SIBOL_BASE_URL": os.environ.get("SIBOL_BASE_URL", f"http://{host}:{port}").rstrip("/"),
