@@ -91,7 +91,10 @@ def pending_accounts():
 @bp.post("/pending-accounts/<int:account_id>/approve")
 @module_required(ADMIN)
 def approve(account_id: int):
-    account = service.approve_account(_actor(), account_id)
+    body = json_body(required=False)
+    role_id = int_field(body, "role", "Roles", "roleId", label="Role", required=False)
+    confirm = text_field(body, "confirmRole", label="Role confirmation", required=False, max_length=50)
+    account = service.approve_account(_actor(), account_id, role_id, confirm)
     return {
         "success": True,
         "message": "Account approved",

@@ -198,7 +198,8 @@ def set_active(account_id: int):
 @module_required(ADMIN)
 def approve(account_id: int):
     try:
-        service.approve_account(_actor(), account_id)
+        role_id = _form_int("role")
+        service.approve_account(_actor(), account_id, role_id, request.form.get("confirm_role", "")[:50])
     except ServiceError as err:
         flash(err.message, "error")
     else:

@@ -35,6 +35,7 @@ from ..models import (
 )
 from ..models.admin import AuditAction, AuditEntry
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from .approval import apply_role, approval_role
 
 USERNAME_MAX = 30
 NAME_MAX = 100
@@ -440,14 +441,25 @@ def _pending(account_id: int) -> Account:
     return account
 
 
-def approve_account(actor: Account, account_id: int) -> Account:
-    """Pending -> active. An account without a password gets a single-use set-password link."""
+def approve_account(
+    actor: Account, account_id: int, role_id: int | None = None, confirm_role: str | None = None
+) -> Account:
+    """Pending -> active, with the role asked for or `role_id`; Admin needs `confirm_role` naming
+    it. An account without a password gets a single-use set-password link."""
     account = _pending(account_id)
+    requested = account.role_id
+    role = approval_role(account, check_role(role_id) if role_id is not None else None, confirm_role)
+    apply_role(account, role)
     account.status = AccountStatus.ACTIVE
     account.is_enabled = True
     account.rejection_reason = None
     link = set_password_url(account) if not account.password_hash else None
-    _audit(AuditAction.APPROVE, actor, account)
+    _audit(
+        AuditAction.APPROVE,
+        actor,
+        account,
+        **({"role": role.id, "requestedRole": requested} if role.id != requested else {}),
+    )
     db.session.commit()
     emails.send_email(
         account.email, "Your account was approved", "account_approved", account=account, set_password_url=link

@@ -29,7 +29,9 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
     if len(data) > MAX_JSON_BYTES:
         raise TooLarge("The request body is too large (1 MB at most).", field="body")
     if json_depth(data.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
-        raise Invalid(f"The request body is nested too deeply ({MAX_JSON_DEPTH} levels at most).", field="body")
+        raise Invalid(
+            f"The request body is nested too deeply ({MAX_JSON_DEPTH} levels at most).", field="body"
+        )
     try:
         body = request.get_json(force=True, silent=False)
     except BadRequest:

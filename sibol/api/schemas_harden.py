@@ -3,6 +3,28 @@
 from __future__ import annotations
 
 OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.admin.approve", "POST"): {
+        "summary": "Approve an account awaiting approval, with the role it asked for or another one; "
+        'granting Admin needs confirmRole "Admin"',
+        "body": {
+            "type": "object",
+            "properties": {
+                "role": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 4,
+                    "description": "Approve with this role (and its default modules) instead of the one asked for",
+                },
+                "confirmRole": {
+                    "type": "string",
+                    "maxLength": 50,
+                    "description": 'Must name the role ("Admin") when the approval grants Admin',
+                },
+            },
+        },
+        "body_required": False,
+        "errors": ["400", "404", "409", "415"],
+    },
     ("api.admin.locked_accounts", "GET"): {
         "summary": "Accounts locked now by too many wrong passwords, soonest to unlock first",
     },

@@ -195,6 +195,30 @@ def test_approve_one_pending_account_and_reject_another(live_server, browser, in
         assert rex.status == AccountStatus.REJECTED and rex.rejection_reason == "Not from this barangay"
 
 
+def test_admin_request_needs_the_role_named_a_second_time(live_server, browser, in_app):
+    with in_app():
+        make_admin(username="boss")
+        make_pending(username="ada", first_name="Ada", last_name="Min", role=RoleId.ADMIN)
+    base = live_server.url
+    sign_in(browser, base, "boss")
+    browser.get(f"{base}/admin?tab=approval")
+    island_ready(browser)
+    badge = browser.find_element(By.CSS_SELECTOR, "[data-requests-admin]")
+    assert badge.text == "Requests Admin: all six modules"
+    browser.find_element(By.CSS_SELECTOR, "form[data-admin-approve][data-name='Ada Min'] button").click()
+    accept_alert(browser, "Approve account for Ada Min?")
+    accept_alert(
+        browser,
+        'Ada Min asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
+        keys="Admin",
+    )
+    accept_alert(browser, "Account approved")
+    wait(browser).until(lambda d: row_texts(d, "pending-table") == ["No pending accounts."])
+    with in_app():
+        ada = db.session.scalar(select(Account).where(Account.username == "ada"))
+        assert ada.status == AccountStatus.ACTIVE and ada.role_id == RoleId.ADMIN and 6 in ada.module_ids
+
+
 def test_paging_search_and_role_filter(live_server, browser, in_app):
     with in_app():
         make_admin(username="boss")
