@@ -292,19 +292,10 @@ def _audit(action: AuditAction, actor: Account, target: Account, **details) -> N
     )
 
 
-def _flush_unique() -> None:
-    """Flush; a unique-constraint race (two creates at once) becomes a 409, not a 500."""
+def _commit_unique(*, flush_only: bool = False) -> None:
+    """Commit (or flush); a unique-constraint race (two creates at once) becomes a 409, not a 500."""
     try:
-        db.session.flush()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict("An account with this username or e-mail already exists.") from None
-
-
-def _commit_unique() -> None:
-    """Commit; a unique-constraint race (two admins at once) becomes a 409, not a 500."""
-    try:
-        db.session.commit()
+        db.session.flush() if flush_only else db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise Conflict("An account with this username or e-mail already exists.") from None
@@ -376,7 +367,7 @@ def create_account(
         modules=chosen,
     )
     db.session.add(account)
-    _flush_unique()
+    _commit_unique(flush_only=True)
     link = None if password else set_password_url(account)
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()

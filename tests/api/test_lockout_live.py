@@ -9,19 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
+from tests.support.servers import live_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("lockout")
-    url = fresh_database(tmp, "lockout")
-    env = server_env(url, SIBOL_TRUSTED_PROXIES="1")
-    setup_database(env)
-    app = AppServer(env, workers=2, log=tmp / "server.log").start()
-    yield app
-    app.stop()
-    drop_database(url)
+    yield from live_server(tmp_path_factory.mktemp("lockout"), "lockout", 2, SIBOL_TRUSTED_PROXIES="1")
 
 
 WRONG_PASSWORD = "Wr0ng!pass"  # noqa: S105 - a test password

@@ -10,21 +10,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
+from tests.support.servers import live_server
 
 PASSWORD = "Adm1n!pass"  # noqa: S105 - a test password
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("races")
-    url = fresh_database(tmp, "races")
-    env = server_env(url, SIBOL_TRUSTED_PROXIES="1")
-    setup_database(env)
-    app = AppServer(env, workers=4, log=tmp / "server.log").start()
-    yield app
-    app.stop()
-    drop_database(url)
+    yield from live_server(tmp_path_factory.mktemp("races"), "races", 4, SIBOL_TRUSTED_PROXIES="1")
 
 
 def bearer(server, username: str, password: str, address: str) -> dict:

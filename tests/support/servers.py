@@ -106,13 +106,29 @@ class QueueConsumer:
         return self
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
+        stop_group(self.proc)
+
+
+def stop_group(proc: subprocess.Popen | None) -> None:
+    """SIGTERM a process group started with start_new_session; SIGKILL if it lingers."""
+    if proc and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+def live_server(tmp: Path, name: str, workers: int, **env: str):
+    """A migrated, seeded database and gunicorn on it (a generator for module-scoped fixtures)."""
+    url = fresh_database(tmp, name)
+    server_environment = server_env(url, **env)
+    setup_database(server_environment)
+    app = AppServer(server_environment, workers=workers, log=tmp / "server.log").start()
+    yield app
+    app.stop()
+    drop_database(url)
 
 
 class AppServer:
@@ -155,9 +171,4 @@ class AppServer:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_group(self.proc)
