@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import secrets
 from datetime import datetime, timedelta
 
 from sqlalchemy import case, delete, select
@@ -102,9 +103,23 @@ def record_failure(key: str, account_id: int | None) -> None:
         row.lock_count += 1
         until = now + min(LOCK_BASE * 2 ** (row.lock_count - 1), LOCK_MAX)
         row.locked_until, row.failures, row.window_start = until, 0, now
+    if until is None and secrets.randbelow(50) == 0:
+        _prune(now)
     db.session.commit()
     if until is not None:
         raise Locked(until)
+
+
+def _prune(now: datetime) -> None:
+    """Forget counts nobody has added to for a day and locks over for a day (mostly unknown
+    names an attacker tried), so the table does not grow without end."""
+    day = timedelta(days=1)
+    db.session.execute(
+        delete(LoginFailures).where(
+            LoginFailures.window_start < now - day,
+            (LoginFailures.locked_until.is_(None)) | (LoginFailures.locked_until < now - day),
+        )
+    )
 
 
 def record_success(key: str) -> None:

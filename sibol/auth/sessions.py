@@ -22,6 +22,7 @@ from ..models.auth import PageSession
 
 SESSION_KEY = "sibol_sid"
 TOUCH_EVERY = timedelta(minutes=5)  # how stale last_seen_at may get before a write refreshes it
+IDLE_LIMIT = timedelta(days=14)  # a session unused this long has ended
 
 
 def open_session(account: Account) -> str:
@@ -39,7 +40,9 @@ def open_session(account: Account) -> str:
 
 
 def begin(account: Account) -> None:
-    """Sign-in: a new recorded session whose secret goes into the signed cookie."""
+    """Sign-in: a new recorded session whose secret goes into the signed cookie. Sessions of any
+    account idle past IDLE_LIMIT are deleted on the way (the caller commits)."""
+    db.session.execute(delete(PageSession).where(PageSession.last_seen_at < utcnow() - IDLE_LIMIT))
     session[SESSION_KEY] = open_session(account)
 
 
@@ -56,6 +59,8 @@ def is_live_for(account: Account) -> bool:
     if row is None or row.account_id != account.id:
         return False
     now = utcnow()
+    if row.last_seen_at < now - IDLE_LIMIT:
+        return False
     if row.last_seen_at < now - TOUCH_EVERY:
         db.session.execute(update(PageSession).where(PageSession.id == row.id).values(last_seen_at=now))
         db.session.commit()

@@ -119,3 +119,18 @@ def test_unlock_needs_the_admin_module(client, api_headers):
     staff = make_account()
     assert client.post(f"/api/admin/{staff.id}/unlock", headers=api_headers(staff)).status_code == 403
     assert client.get("/api/admin/locked", headers=api_headers(staff)).status_code == 403
+
+
+def test_counts_and_locks_quiet_for_a_day_are_forgotten(client):
+    user = make_account(username="quiet")
+    for name in ("quiet", "ghost"):
+        for _ in range(2):
+            api_login(client, name)
+    day_ago = utcnow() - timedelta(days=1, minutes=1)
+    db.session.execute(update(LoginFailures).values(window_start=day_ago))
+    db.session.commit()
+    api_login(client, "fresh")  # a count from now stays
+    lockout._prune(utcnow())
+    db.session.commit()
+    keys = set(db.session.scalars(select(LoginFailures.key)))
+    assert keys == {lockout.key_for(None, "fresh")} and lockout.key_for(user, "quiet") not in keys

@@ -4,6 +4,7 @@ cookie; disabling, a password reset and "sign out everywhere" end all of an acco
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from sqlalchemy import func, select
 
@@ -115,3 +116,17 @@ def test_sessions_need_a_sign_in(client):
     assert client.get("/api/auth/sessions").status_code == 401
     assert client.post("/api/auth/sessions/revoke-all").status_code == 401
     assert client.get("/sessions").status_code == 302
+
+
+def test_a_session_idle_past_the_limit_has_ended(app):
+    from sibol.auth.sessions import IDLE_LIMIT
+    from sibol.models import utcnow
+
+    user = make_account()
+    browser = sign_in(app, user)
+    row = db.session.scalar(select(PageSession))
+    row.last_seen_at = utcnow() - IDLE_LIMIT - timedelta(minutes=1)
+    db.session.commit()
+    assert browser.get("/dashboard").status_code == 302
+    sign_in(app, user)  # a new sign-in clears idle rows of every account
+    assert db.session.scalar(select(func.count(PageSession.id))) == 1
