@@ -12,8 +12,9 @@ import hashlib
 import math
 import secrets
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import case, delete, select
+from sqlalchemy import CursorResult, Executable, case, delete, select
 from sqlalchemy.dialects.mysql import insert as mysql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -68,22 +69,29 @@ def _count_one(key: str, account_id: int | None, now: datetime) -> None:
     write-locked until the commit, so the lock decision sees every one of them."""
     fresh = LoginFailures.window_start > now - WINDOW
     values = {"key": key, "account_id": account_id, "failures": 1, "window_start": now, "lock_count": 0}
+    stmt: Executable
     if db.session.get_bind().dialect.name == "sqlite":
-        stmt = sqlite_insert(LoginFailures).values(**values)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[LoginFailures.key],
-            set_={
-                "failures": case((fresh, LoginFailures.failures + 1), else_=1),
-                "window_start": case((fresh, LoginFailures.window_start), else_=now),
-            },
+        stmt = (
+            sqlite_insert(LoginFailures)
+            .values(**values)
+            .on_conflict_do_update(
+                index_elements=[LoginFailures.key],
+                set_={
+                    "failures": case((fresh, LoginFailures.failures + 1), else_=1),
+                    "window_start": case((fresh, LoginFailures.window_start), else_=now),
+                },
+            )
         )
     else:
-        stmt = mysql_insert(LoginFailures).values(**values)
         # MySQL applies the assignments left to right: window_start is still the old one for
         # the failures expression, so it is set second.
-        stmt = stmt.on_duplicate_key_update(
-            failures=case((fresh, LoginFailures.failures + 1), else_=1),
-            window_start=case((fresh, LoginFailures.window_start), else_=now),
+        stmt = (
+            mysql_insert(LoginFailures)
+            .values(**values)
+            .on_duplicate_key_update(
+                failures=case((fresh, LoginFailures.failures + 1), else_=1),
+                window_start=case((fresh, LoginFailures.window_start), else_=now),
+            )
         )
     db.session.execute(stmt)
 
@@ -140,5 +148,8 @@ def locked_accounts() -> list[LoginFailures]:
 
 def unlock(account_id: int) -> bool:
     """Lift an account's lock and forget its failures (the caller commits). True when it was locked."""
-    result = db.session.execute(delete(LoginFailures).where(LoginFailures.account_id == account_id))
+    result = cast(
+        "CursorResult[Any]",
+        db.session.execute(delete(LoginFailures).where(LoginFailures.account_id == account_id)),
+    )
     return bool(result.rowcount)

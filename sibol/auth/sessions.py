@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any, cast
 
 from flask import request, session
 from flask_login import logout_user
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import CursorResult, delete, func, select, update
 
 from ..api.tokens import hash_secret, revoke_all_tokens
 from ..extensions import db
@@ -77,7 +78,10 @@ def end_current() -> None:
 
 def end_all(account_id: int) -> int:
     """End every page session of an account (the caller commits); how many there were."""
-    result = db.session.execute(delete(PageSession).where(PageSession.account_id == account_id))
+    result = cast(
+        "CursorResult[Any]",
+        db.session.execute(delete(PageSession).where(PageSession.account_id == account_id)),
+    )
     return result.rowcount or 0
 
 
