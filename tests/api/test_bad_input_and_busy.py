@@ -10,6 +10,7 @@ import pytest
 
 from sibol.extensions import db
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin
+from tests.factories_auth import signup_body
 
 
 def deep(levels: int) -> bytes:
@@ -51,15 +52,41 @@ def test_form_over_the_size_limit_is_413(client):
 
 
 @pytest.fixture
-def app_overrides():
-    return {"SIBOL_DB_BUSY_TIMEOUT": 0.2}
+def app_overrides(database_url):
+    if database_url.startswith("sqlite"):
+        return {"SIBOL_DB_BUSY_TIMEOUT": 0.2}
+    # MariaDB: wait one second for a lock (table or row) instead of 50.
+    wait = "SET SESSION lock_wait_timeout = 1, innodb_lock_wait_timeout = 1"
+    return {"SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "connect_args": {"init_command": wait}}}
+
+
+class MariaDbHolder:
+    """Holds `LOCK TABLES accounts WRITE` on its own connection; execute("ROLLBACK") releases it."""
+
+    def __init__(self):
+        self.conn = db.engine.connect()
+        self.conn.exec_driver_sql("LOCK TABLES accounts WRITE")
+        self.in_transaction = True
+
+    def execute(self, _statement: str) -> None:
+        if self.in_transaction:
+            self.conn.exec_driver_sql("UNLOCK TABLES")
+            self.in_transaction = False
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 @pytest.fixture
-def locked_database(app):
-    """Another process holds the SQLite write lock (as a long backup or a stuck writer would)."""
+def locked_database(app, user):
+    """Another process holds the write lock (as a long backup or a stuck writer would)."""
     if db.engine.dialect.name != "sqlite":
-        pytest.skip("SQLite's file lock")
+        db.session.remove()
+        holder = MariaDbHolder()
+        yield holder
+        holder.execute("ROLLBACK")
+        holder.close()
+        return
     holder = sqlite3.connect(db.engine.url.database, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     holder.execute("UPDATE roles SET name = name")
@@ -82,12 +109,11 @@ def test_sign_in_on_a_locked_database_answers_503_with_retry_after(client, user,
     assert page.status_code == 503 and "text/html" in page.content_type
     assert "The system is busy right now" in page.get_data(as_text=True)
     assert int(page.headers["Retry-After"]) > 0
-    assert client.get("/login").status_code == 200  # reading still works
+    assert client.get("/login").status_code == 200  # pages that do not need the lock still work
 
 
 def test_writes_on_a_locked_database_answer_503(client, user, locked_database):
-    body = {"role": 4, "firstName": "Ana", "lastName": "Cruz", "email": "ana@example.test", "areaId": 1}
-    res = client.post("/api/auth/signup", json=body)
+    res = client.post("/api/auth/signup", json=signup_body("ana@example.test"))
     assert res.status_code == 503 and res.json["code"] == "database_busy"
 
 
