@@ -73,13 +73,16 @@ migrate: $(PY_STAMP) $(APP_MYSQL)
 seed: $(PY_STAMP) $(APP_MYSQL)
 	$(FLASK) setup
 
+# The e-mail queue's consumer runs beside gunicorn and stops with it.
 run: $(PY_STAMP) $(APP_MYSQL) build seed
 	@echo "SIBOL console on http://$(HOST):$(PORT)"
+	trap 'kill 0' EXIT; $(VENV)/bin/huey_consumer sibol.tasks.huey --workers 2 --worker-type thread & \
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"
-	trap 'kill 0' EXIT; npm run dev & $(FLASK) run --debug --host $(HOST) --port $(PORT)
+	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.tasks.huey --workers 1 & \
+	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
 test: $(DEV_STAMP) $(TEST_MYSQL) build
 	$(PY) -m pytest

@@ -46,6 +46,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(load_settings(app.instance_path))
     app.config.update(overrides or {})
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # How long a write waits for another writer before the request answers 503 (errors.py).
+        busy = float(app.config.get("SIBOL_DB_BUSY_TIMEOUT", 5))
+        options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        options["connect_args"] = {**options.get("connect_args", {}), "timeout": busy}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     # Keep the field order of the spec's shapes (app.json is Flask's DefaultJSONProvider).
     app.json.sort_keys = False  # type: ignore[attr-defined]
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -69,7 +75,6 @@ def _sqlite_pragmas(dbapi_connection, _record):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
@@ -84,6 +89,9 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     limiter.init_app(app)
+    from .tasks import init_app as init_tasks
+
+    init_tasks(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = None
     login_manager.session_protection = "basic"
@@ -107,7 +115,10 @@ def _load_session_user(user_id: str):
             else "Your account is not active."
         )
         return None
-    if epoch != str(account.session_epoch or 0):
+    from .auth.sessions import is_live_for
+
+    if epoch != str(account.session_epoch or 0) or not is_live_for(account):
+        # Signed out (on this or another copy of the cookie), or every session of the account ended.
         session["sibol_signed_out_reason"] = "Your session has ended. Please sign in again."
         return None
     return account

@@ -46,6 +46,32 @@ def database_url(raw: str | None, instance_path: str) -> str:
     return raw
 
 
+def queue_url(instance_path: str) -> str:
+    """Where the e-mail task queue lives: SIBOL_QUEUE_URL; else the rate-limit Redis when there is
+    one; else a SQLite file in instance/ that every process of this server shares."""
+    url = os.environ.get("SIBOL_QUEUE_URL", "").strip()
+    if url:
+        return url
+    limits_uri = os.environ.get("RATELIMIT_STORAGE_URI", "")
+    if limits_uri.startswith(("redis://", "rediss://")):
+        return limits_uri
+    return f"sqlite:///{Path(instance_path) / 'queue.sqlite3'}"
+
+
+def mail_retry_settings() -> tuple[int, int]:
+    """(retries, seconds between them) for an e-mail that fails to send."""
+    return (
+        int(os.environ.get("SIBOL_MAIL_RETRIES", "5")),
+        int(os.environ.get("SIBOL_MAIL_RETRY_DELAY", "60")),
+    )
+
+
+def rate_limit_storage(instance_path: str) -> str:
+    """RATELIMIT_STORAGE_URI, or a store every worker process of this server shares."""
+    uri = os.environ.get("RATELIMIT_STORAGE_URI", "").strip()
+    return uri or f"sibol-sqlite://{Path(instance_path).resolve() / 'ratelimits.sqlite3'}"
+
+
 def load_settings(instance_path: str) -> dict:
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "5000")
@@ -55,6 +81,8 @@ def load_settings(instance_path: str) -> dict:
         "SECRET_KEY": os.environ.get("SECRET_KEY") or instance_secret(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(os.environ.get("DATABASE_URL"), instance_path),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "pool_recycle": 3600},
+        # Seconds a SQLite write waits for another writer before the request answers 503.
+        "SIBOL_DB_BUSY_TIMEOUT": float(os.environ.get("SIBOL_DB_BUSY_TIMEOUT", "5")),
         "HOST": host,
         "PORT": int(port),
         "SIBOL_BASE_URL": os.environ.get("SIBOL_BASE_URL", f"http://{host}:{port}").rstrip("/"),
@@ -80,7 +108,10 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_SAMPLE_DATA": _flag("SIBOL_SAMPLE_DATA", "1"),
         "SIBOL_DEBUG_CODES": _flag("SIBOL_DEBUG_CODES", "0"),
         "SIBOL_CORS_ORIGINS": [o for o in origins if o],
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_STORAGE_URI": rate_limit_storage(instance_path),
+        "SIBOL_QUEUE_URL": queue_url(instance_path),
+        # Run queued tasks inside the request (tests; a single process without a consumer).
+        "SIBOL_QUEUE_IMMEDIATE": _flag("SIBOL_QUEUE_IMMEDIATE", "0"),
         # Off only for load benchmarks (bench/api_bench.py); never in production.
         "RATELIMIT_ENABLED": _flag("RATELIMIT_ENABLED", "1"),
         # Fixed settings that follow from the design rather than from the environment.

@@ -1,8 +1,9 @@
 """Sending e-mail: a text and an HTML template per message, through Flask-Mail.
 
-With no MAIL_SERVER configured, messages are logged and written to instance/outbox/ so a local
-run can still finish sign-up and recovery. A failure to send is logged, never raised: e-mail is
-sent after the change it reports has been committed.
+A message is rendered in the request and queued (sibol.tasks.deliver); the queue's consumer
+sends it and tries again when the server refuses. With no MAIL_SERVER configured, messages are
+logged and written to instance/outbox/ so a local run can still finish sign-up and recovery.
+E-mail is queued after the change it reports has been committed.
 """
 
 from __future__ import annotations
@@ -19,26 +20,27 @@ from .links import sign_in_base
 
 
 def send_email(to: str | None, subject: str, template: str, **context) -> bool:
-    """Render templates/email/<template>.txt and .html and send them. True when handed over."""
+    """Render templates/email/<template>.txt and .html and queue them. True when queued."""
+    from .tasks import queue_deliver
+
     if not to:
         return False
     # base_url is where the messages send people to sign in (/login): the spec's client when
     # SIBOL_CLIENT_URL is set. Links to steps only our pages have are built with SIBOL_BASE_URL.
     context.setdefault("base_url", sign_in_base())
-    message = Message(
-        subject=f"SIBOL: {subject}",
-        recipients=[to],
-        body=render_template(f"email/{template}.txt", **context),
-        html=render_template(f"email/{template}.html", **context),
-    )
+    body = render_template(f"email/{template}.txt", **context)
+    html = render_template(f"email/{template}.html", **context)
+    queue_deliver(to, f"SIBOL: {subject}", body, html, template)
+    return True
+
+
+def deliver_now(to: str, subject: str, body: str, html: str, template: str) -> bool:
+    """Hand one rendered message to the SMTP server (or the outbox); raises when it fails."""
+    message = Message(subject=subject, recipients=[to], body=body, html=html)
     if not current_app.config.get("MAIL_SERVER"):
         return _to_outbox(message, template)
-    try:
-        mail.send(message)
-        return True
-    except Exception:  # SMTP or network failure: logged, the request still succeeds
-        current_app.logger.exception("Could not send %r to %s", template, to)
-        return False
+    mail.send(message)
+    return True
 
 
 def _to_outbox(message: Message, template: str) -> bool:

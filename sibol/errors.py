@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 
@@ -105,14 +106,35 @@ HTTP_MESSAGES = {
 }
 
 
+BUSY_MESSAGE = "The system is busy right now. Please try again in a moment."
+BUSY_RETRY_AFTER = 5
+# MySQL/MariaDB: lock wait timeout, deadlock. SQLite says so in its message.
+BUSY_MYSQL_CODES = {1205, 1213}
+
+
+def database_busy(err: OperationalError) -> bool:
+    """The database stayed locked or busy past the wait (not broken): worth a retry."""
+    orig = err.orig
+    if orig is None:
+        return False
+    if "database is locked" in str(orig) or "database is busy" in str(orig):
+        return True
+    args: tuple = getattr(orig, "args", ())
+    return bool(args) and args[0] in BUSY_MYSQL_CODES
+
+
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
+        retry_after = getattr(err, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else {}
         if wants_json():
             response = jsonify(err.payload())
             response.status_code = err.status
+            response.headers.update(headers)
             return response
-        return render_template("errors/error.html", status=err.status, message=err.message), err.status
+        page = render_template("errors/error.html", status=err.status, message=err.message)
+        return page, err.status, headers
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
@@ -128,6 +150,22 @@ def register_error_handlers(app: Flask) -> None:
         if status == 405 and hasattr(err, "valid_methods") and err.valid_methods:
             response.headers["Allow"] = ", ".join(err.valid_methods)
         return response
+
+    @app.errorhandler(OperationalError)
+    def database_error(err: OperationalError):
+        if not database_busy(err):
+            return unexpected(err)
+        from .extensions import db
+
+        db.session.rollback()
+        app.logger.warning("Database busy on %s %s: %s", request.method, request.path, err.orig)
+        headers = {"Retry-After": str(BUSY_RETRY_AFTER)}
+        if wants_json():
+            response = json_error(503, BUSY_MESSAGE, code="database_busy", retryAfter=BUSY_RETRY_AFTER)
+            response.headers.update(headers)
+            return response
+        page = render_template("errors/error.html", status=503, message=BUSY_MESSAGE)
+        return page, 503, headers
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):

@@ -19,8 +19,10 @@ from .models import (
     Machine,
     MachineStatus,
     Module,
+    ModuleId,
     Role,
     RoleId,
+    account_modules,
 )
 from .passwords import generate_password, hash_password
 
@@ -87,18 +89,34 @@ def sample_data() -> None:
 
 
 def ensure_admin(username: str, email: str, password: str | None = None) -> tuple[Account | None, str | None]:
-    """Create the first administrator unless an active admin exists.
+    """Create an administrator unless an enabled, approved account holds the Admin role and the
+    Admin module. A disabled or module-less admin does not count. When the configured username
+    or e-mail is taken (by such an account), the next free username is used and the e-mail left
+    empty, so the command always helps.
 
     Returns (account, generated_password); the password is None when one was given or when
     nothing was created.
     """
     existing = db.session.scalar(
-        select(Account).where(Account.role_id == RoleId.ADMIN, Account.status == AccountStatus.ACTIVE)
+        select(Account.id)
+        .join(account_modules, account_modules.c.account_id == Account.id)
+        .where(
+            Account.role_id == RoleId.ADMIN,
+            Account.status == AccountStatus.ACTIVE,
+            Account.is_enabled.is_(True),
+            account_modules.c.module_id == int(ModuleId.ADMIN),
+        )
+        .limit(1)
     )
     if existing is not None:
         return None, None
-    if db.session.scalar(select(Account).where(Account.username == username)) is not None:
-        raise ValueError(f"An account named {username!r} exists but is not an active admin.")
+    base, n = username, 1
+    while db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower())):
+        n += 1
+        username = f"{base}{n}"
+    email = (email or "").strip().lower()
+    if email and db.session.scalar(select(Account.id).where(func.lower(Account.email) == email)):
+        email = ""
     generated = None
     if not password:
         password = generated = generate_password(16)
@@ -109,7 +127,7 @@ def ensure_admin(username: str, email: str, password: str | None = None) -> tupl
         username=username,
         first_name="System",
         last_name="Administrator",
-        email=email,
+        email=email or None,
         role_id=int(RoleId.ADMIN),
         status=AccountStatus.ACTIVE,
         is_enabled=True,

@@ -23,10 +23,16 @@ def make_disabled(**fields) -> Account:
 
 def session_client(app, account: Account):
     """A test client whose page session belongs to `account` (no password check: fast)."""
+    from sibol.auth.sessions import SESSION_KEY, open_session
+
     client = app.test_client()
+    with app.test_request_context():
+        raw = open_session(account)
+    db.session.commit()
     with client.session_transaction() as sess:
         sess["_user_id"] = account.get_id()
         sess["_fresh"] = True
+        sess[SESSION_KEY] = raw
     return client
 
 

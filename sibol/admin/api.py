@@ -10,7 +10,7 @@ from ..api import int_field, json_body, pick, text_field
 from ..errors import Invalid
 from ..listing import Page, page_args, page_json
 from ..models import ModuleId
-from . import service
+from . import locks, service
 from .serializers import (
     account_json,
     audit_json,
@@ -83,7 +83,10 @@ def pending_accounts():
 @bp.post("/pending-accounts/<int:account_id>/approve")
 @module_required(ADMIN)
 def approve(account_id: int):
-    account = service.approve_account(_actor(), account_id)
+    body = json_body(required=False)
+    role_id = int_field(body, "role", "Roles", "roleId", label="Role", required=False)
+    confirm = text_field(body, "confirmRole", label="Role confirmation", required=False, max_length=50)
+    account = service.approve_account(_actor(), account_id, role_id, confirm)
     return {
         "success": True,
         "message": "Account approved",
@@ -129,10 +132,15 @@ def create():
             body, "Password", "password", label="Password", required=False, max_length=256, strip=False
         ),
     )
-    response = {"success": True, "message": "Account created", "user": account_json(created.account)}
-    if created.generated_password:
-        response["generatedPassword"] = created.generated_password
-    return response, 201
+    message = "Account created"
+    if created.set_password_link_sent:
+        message += f". A link to set the password was e-mailed to {created.account.email}."
+    return {
+        "success": True,
+        "message": message,
+        "user": account_json(created.account),
+        "setPasswordLinkSent": created.set_password_link_sent,
+    }, 201
 
 
 @bp.get("/<int:account_id>")
@@ -189,6 +197,25 @@ def account_audit(account_id: int):
 def audit_log():
     page, per_page = page_args(default_per_page=50)
     return page_json(service.list_audit(page, per_page), audit_json, ("entries",))
+
+
+@bp.get("/locked")
+@module_required(ADMIN)
+def locked_accounts():
+    """Accounts locked now by too many wrong passwords."""
+    return {"success": True, "locked": [locks.locked_json(r) for r in locks.locked_accounts()]}
+
+
+@bp.post("/<int:account_id>/unlock")
+@module_required(ADMIN)
+def unlock(account_id: int):
+    """Lift a sign-in lock."""
+    account = locks.unlock_account(_actor(), account_id)
+    return {
+        "success": True,
+        "message": f"{account.username} can sign in again",
+        "user": account_json(account),
+    }
 
 
 @bp.get("/roles")

@@ -48,10 +48,6 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "query": PAGING,
         "errors": ["400"],
     },
-    ("api.admin.approve", "POST"): {
-        "summary": "Approve an account awaiting approval",
-        "errors": ["400", "404", "409"],
-    },
     ("api.admin.reject", "POST"): {
         "summary": "Reject an account awaiting approval, with an optional reason",
         "body": obj({"reason": text(500, "Alias: Reason")}),
@@ -59,7 +55,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "409", "415"],
     },
     ("api.admin.create", "POST"): {
-        "summary": "Create an active account; a blank password is generated and answered once",
+        "summary": "Create an active account; without a password the user is e-mailed a set-password link",
         "body": obj(
             {
                 "FirstName": text(100, "Alias: firstName"),
@@ -76,7 +72,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
                 },
                 "Password": {
                     **PASSWORD,
-                    "description": PASSWORD["description"] + "; generated when left out",
+                    "description": PASSWORD["description"]
+                    + "; never echoed; left out: a set-password link is e-mailed",
                 },
             },
             "FirstName",
@@ -132,3 +129,38 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
 }
+
+# Issue 12: approval with another role, locked accounts.
+OPERATIONS.update(
+    {
+        ("api.admin.approve", "POST"): {
+            "summary": "Approve an account awaiting approval, with the role it asked for or another one; "
+            'granting Admin needs confirmRole "Admin"',
+            "body": {
+                "type": "object",
+                "properties": {
+                    "role": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 4,
+                        "description": "Approve with this role (and its default modules) instead of the one asked for",
+                    },
+                    "confirmRole": {
+                        "type": "string",
+                        "maxLength": 50,
+                        "description": 'Must name the role ("Admin") when the approval grants Admin',
+                    },
+                },
+            },
+            "body_required": False,
+            "errors": ["400", "404", "409", "415"],
+        },
+        ("api.admin.locked_accounts", "GET"): {
+            "summary": "Accounts locked now by too many wrong passwords, soonest to unlock first",
+        },
+        ("api.admin.unlock", "POST"): {
+            "summary": "Lift an account's sign-in lock and forget its failed attempts",
+            "errors": ["404", "409"],
+        },
+    }
+)

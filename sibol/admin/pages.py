@@ -15,7 +15,7 @@ from ..access import module_required
 from ..errors import Invalid, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
-from . import service
+from . import locks, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -77,6 +77,7 @@ def index():
         page_sizes=PAGE_SIZES,
         props=_island_props(roles, modules, barangays),
         status_label=status_label,
+        locked=locks.locked_accounts() if tab == "accounts" else [],
     )
 
 
@@ -146,7 +147,7 @@ def create_account():
     except ServiceError as err:
         return _account_form(None, values, err.message, err.status)
     return render_template(
-        "admin/created.html", account=created.account, password=created.generated_password
+        "admin/created.html", account=created.account, link_sent=created.set_password_link_sent
     ), 201
 
 
@@ -188,7 +189,8 @@ def set_active(account_id: int):
 @module_required(ADMIN)
 def approve(account_id: int):
     try:
-        service.approve_account(_actor(), account_id)
+        role_id = _form_int("role")
+        service.approve_account(_actor(), account_id, role_id, request.form.get("confirm_role", "")[:50])
     except ServiceError as err:
         flash(err.message, "error")
     else:
@@ -205,4 +207,16 @@ def reject(account_id: int):
         flash(err.message, "error")
     else:
         flash("Account rejected", "success")
+    return redirect(_back())
+
+
+@bp.post("/admin/accounts/<int:account_id>/unlock")
+@module_required(ADMIN)
+def unlock(account_id: int):
+    try:
+        account = locks.unlock_account(_actor(), account_id)
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash(f"{account.username} can sign in again.", "success")
     return redirect(_back())

@@ -18,6 +18,8 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..api.tokens import revoke_all_tokens
+from ..auth.sessions import end_everything
+from ..dblock import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..listing import Page, last_page, like_contains
@@ -34,12 +36,9 @@ from ..models import (
 )
 from ..models.admin import AuditAction, AuditEntry
 from ..onetime import set_password_url
-from ..passwords import (
-    generate_password,
-    hash_password,
-    password_advice,
-)
+from ..passwords import hash_password, password_advice
 from ..validation import EMAIL_RE
+from .approval import apply_role, approval_role
 
 USERNAME_MAX = 30
 NAME_MAX = 100
@@ -245,8 +244,10 @@ def _is_admin_holder(account: Account) -> bool:
 
 
 def _other_active_admins(account_id: int) -> int:
-    """Active admins besides this one. The rows are locked (MySQL) in id order, so two admins
-    demoting each other at once are serialised and cannot both pass the check."""
+    """Active admins besides this one. Serialised with the write that follows: SQLite takes the
+    write lock first (BEGIN IMMEDIATE), MySQL locks the admin rows in id order, so two admins
+    demoting each other at once run one after the other and cannot both pass the check."""
+    take_write_lock()
     ids = db.session.scalars(
         select(Account.id)
         .join(account_modules, account_modules.c.account_id == Account.id)
@@ -280,10 +281,10 @@ def _audit(action: AuditAction, actor: Account, target: Account, **details) -> N
     )
 
 
-def _commit_unique() -> None:
-    """Commit; a unique-constraint race (two admins at once) becomes a 409, not a 500."""
+def _commit_unique(*, flush_only: bool = False) -> None:
+    """Commit (or flush); a unique-constraint race (two creates at once) becomes a 409, not a 500."""
     try:
-        db.session.commit()
+        db.session.flush() if flush_only else db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise Conflict("An account with this username or e-mail already exists.") from None
@@ -295,7 +296,7 @@ def _commit_unique() -> None:
 @dataclass
 class Created:
     account: Account
-    generated_password: str | None
+    set_password_link_sent: bool
 
 
 def create_account(
@@ -310,10 +311,11 @@ def create_account(
     username: str | None = None,
     password: str | None = None,
 ) -> Created:
-    """A new active account. Username derived from the names (made unique) unless given;
-    a blank password becomes a generated one, returned once and e-mailed to the user."""
+    """A new active account. Username derived from the names (made unique) unless given.
+    With a blank password the user gets a single-use set-password link by e-mail; a password
+    typed by the admin is never echoed back or mailed."""
     first_name, last_name = first_name.strip(), last_name.strip()
-    email = email.strip()
+    email = email.strip().lower()  # stored normalised: unique without regard to case
     if not EMAIL_RE.match(email):
         raise Invalid("Enter a valid email", field="Email")
     role = check_role(role_id)
@@ -339,13 +341,10 @@ def create_account(
             raise Conflict("An account with this username already exists.", field="Username")
     else:
         username = unique_username(derived)
-    generated = None
     if password:
         advice = password_advice(password)
         if advice:  # says exactly what to change (the spec's client shows it in an alert)
             raise Invalid(advice, field="Password")
-    else:
-        password = generated = generate_password(8)
     account = Account(
         username=username,
         first_name=first_name,
@@ -355,11 +354,12 @@ def create_account(
         role_id=role.id,
         status=AccountStatus.ACTIVE,
         is_enabled=True,
-        password_hash=hash_password(password),
+        password_hash=hash_password(password) if password else None,
         modules=chosen,
     )
     db.session.add(account)
-    db.session.flush()
+    _commit_unique(flush_only=True)
+    link = None if password else set_password_url(account)
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
@@ -367,10 +367,10 @@ def create_account(
         "Your account was created",
         "account_created",
         account=account,
-        password=generated,
+        set_password_url=link,
         role_name=role.name,
     )
-    return Created(account, generated)
+    return Created(account, link is not None)
 
 
 def update_account(
@@ -408,8 +408,7 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
         if _is_admin_holder(account):
             _guard_last_admin(account)
         account.is_enabled = False
-        account.session_epoch = (account.session_epoch or 0) + 1
-        revoke_all_tokens(account.id)
+        end_everything(account)
     else:
         account.is_enabled = True
     _audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
@@ -424,14 +423,25 @@ def _pending(account_id: int) -> Account:
     return account
 
 
-def approve_account(actor: Account, account_id: int) -> Account:
-    """Pending -> active. An account without a password gets a single-use set-password link."""
+def approve_account(
+    actor: Account, account_id: int, role_id: int | None = None, confirm_role: str | None = None
+) -> Account:
+    """Pending -> active, with the role asked for or `role_id`; Admin needs `confirm_role` naming
+    it. An account without a password gets a single-use set-password link."""
     account = _pending(account_id)
+    requested = account.role_id
+    role = approval_role(account, check_role(role_id) if role_id is not None else None, confirm_role)
+    apply_role(account, role)
     account.status = AccountStatus.ACTIVE
     account.is_enabled = True
     account.rejection_reason = None
     link = set_password_url(account) if not account.password_hash else None
-    _audit(AuditAction.APPROVE, actor, account)
+    _audit(
+        AuditAction.APPROVE,
+        actor,
+        account,
+        **({"role": role.id, "requestedRole": requested} if role.id != requested else {}),
+    )
     db.session.commit()
     emails.send_email(
         account.email, "Your account was approved", "account_approved", account=account, set_password_url=link

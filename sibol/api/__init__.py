@@ -7,17 +7,27 @@ from typing import Any, Literal, overload
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import BadRequest
 
-from ..errors import Invalid, Unsupported, is_api_path
+from ..errors import Invalid, TooLarge, Unsupported, is_api_path
+from ..jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
-    """The request's JSON object. Raises Invalid/Unsupported with a readable message."""
-    if not request.get_data(cache=True):
+    """The request's JSON object. Raises Invalid/Unsupported/TooLarge with a readable message."""
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        raise TooLarge("The request body is too large (1 MB at most).", field="body")
+    data = request.get_data(cache=True)
+    if not data:
         if required:
             raise Invalid("Send a JSON object in the request body.", field="body")
         return {}
     if not request.is_json:
         raise Unsupported("Send the body as JSON (Content-Type: application/json).")
+    if len(data) > MAX_JSON_BYTES:
+        raise TooLarge("The request body is too large (1 MB at most).", field="body")
+    if json_depth(data.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
+        raise Invalid(
+            f"The request body is nested too deeply ({MAX_JSON_DEPTH} levels at most).", field="body"
+        )
     try:
         body = request.get_json(force=True, silent=False)
     except BadRequest:

@@ -11,7 +11,7 @@ from ..api.tokens import bearer_from_request
 from ..errors import Invalid
 from ..extensions import limiter
 from ..serializers import module_json, user_json
-from . import limits, service
+from . import limits, service, sessions
 
 bp = Blueprint("auth", __name__)
 
@@ -19,7 +19,7 @@ GOOGLE_SESSION_KEY = "sibol_google"  # see google.SESSION_KEY
 
 
 @bp.post("/auth/login")
-@limiter.limit("10 per minute")
+@limits.login
 @public
 def login():
     body = json_body()
@@ -41,6 +41,32 @@ def login():
 def logout():
     service.end_session(bearer_from_request())
     return {"success": True, "message": "Signed out"}
+
+
+@bp.get("/auth/sessions")
+@signed_in
+def list_sessions():
+    """The signed-in account's page sessions (newest first) and how many bearer tokens are live."""
+    account = current_user._get_current_object()
+    current = None if bearer_from_request() else sessions.current_row()
+    return {
+        "success": True,
+        "sessions": [sessions.session_json(row, current) for row in sessions.listing(account)],
+        "liveTokens": sessions.live_token_count(account),
+    }
+
+
+@bp.post("/auth/sessions/revoke-all")
+@signed_in
+def revoke_all_sessions():
+    """Sign out everywhere: every page session and bearer token of the account ends."""
+    ended, revoked = sessions.sign_out_everywhere(current_user._get_current_object())
+    return {
+        "success": True,
+        "message": "Signed out everywhere",
+        "endedSessions": ended,
+        "revokedTokens": revoked,
+    }
 
 
 @bp.get("/modules/allowed")

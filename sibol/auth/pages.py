@@ -12,12 +12,12 @@ from urllib.parse import urlencode, urlsplit
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
-from ..access import public
+from ..access import public, signed_in
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
 from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
 from ..validation import field_errors
-from . import google, limits, service
+from . import google, limits, service, sessions
 
 bp = Blueprint("auth", __name__)
 
@@ -46,7 +46,7 @@ def _auth_failed():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("20 per minute", methods=["POST"])
+@limits.login
 @public
 def login():
     if request.method == "GET" and current_user.is_authenticated:
@@ -78,6 +78,26 @@ def login():
 def logout():
     service.end_session(None)
     return redirect(url_for("auth.login"))
+
+
+@bp.get("/sessions")
+@signed_in
+def sessions_page():
+    """Where this account is signed in, with "Sign out everywhere"."""
+    account = current_user._get_current_object()
+    current = sessions.current_row()
+    return render_template(
+        "auth/sessions.html",
+        rows=[sessions.session_json(row, current) for row in sessions.listing(account)],
+        live_tokens=sessions.live_token_count(account),
+    )
+
+
+@bp.post("/sessions/revoke-all")
+@signed_in
+def revoke_all_sessions():
+    ended, revoked = sessions.sign_out_everywhere(current_user._get_current_object())
+    return render_template("auth/signed_out_everywhere.html", ended=ended, revoked=revoked)
 
 
 @bp.route("/signup", methods=["GET", "POST"])

@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from flask import current_app
 from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails, onetime
-from ..api.tokens import hash_secret, issue_token, revoke_all_tokens, revoke_token
+from ..api.tokens import hash_secret, issue_token, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..links import client_base, email_link
@@ -27,6 +28,7 @@ from ..passwords import (
     verify_password,
 )
 from ..validation import EMAIL_RE
+from . import lockout, sessions
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -75,10 +77,18 @@ def _refuse_inactive(account: Account) -> None:
 
 
 def authenticate(username: str, password: str) -> Account:
-    """The active account for these credentials; raises Unauthorized/Forbidden saying why."""
+    """The active account for these credentials; raises Unauthorized/Forbidden saying why, or
+    lockout.Locked after too many wrong passwords (an unknown name is locked the same way)."""
     account = find_account(username)
+    key = lockout.key_for(account, username)
+    try:
+        lockout.check(key)
+    except lockout.Locked:
+        verify_password(_DUMMY_HASH, password)  # the same work as any other answer
+        raise
     if account is None:
         verify_password(_DUMMY_HASH, password)
+        lockout.record_failure(key, None)
         raise Unauthorized(WRONG)
     if not account.password_hash:
         # Self-registered accounts have no password until approval: say where they stand.
@@ -86,26 +96,31 @@ def authenticate(username: str, password: str) -> Account:
         _refuse_inactive(account)
         raise Unauthorized(NO_PASSWORD)
     if not verify_password(account.password_hash, password):
+        lockout.record_failure(key, account.id)
         raise Unauthorized(WRONG)
     _refuse_inactive(account)
+    lockout.record_success(key)
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
-        db.session.commit()
+    db.session.commit()
     return account
 
 
 def start_session(account: Account, *, with_token: bool) -> str | None:
     """Sign the browser in (page session) and, for API callers, issue a bearer token."""
     login_user(account)
+    sessions.begin(account)
     token = issue_token(account) if with_token else None
     db.session.commit()
     return token
 
 
 def end_session(raw_token: str | None) -> None:
+    """Sign-out: the bearer token (if any) is revoked and the page session ends on the server."""
     if raw_token:
         revoke_token(raw_token)
-        db.session.commit()
+    sessions.end_current()
+    db.session.commit()
     logout_user()
 
 
@@ -171,7 +186,7 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
         raise Invalid("Choose a role: 1 Admin, 2 Barangay Staff, 3 Operator or 4 Household.", field="role")
     first = _name(form.first_name, "First name", "firstName")
     last = _name(form.last_name, "Last name", "lastName")
-    email = (form.email or "").strip()
+    email = (form.email or "").strip().lower()  # stored normalised: unique without regard to case
     if not email:
         raise Invalid("Email is required", field="email")
     if len(email) > 254 or not EMAIL_RE.match(email):
@@ -252,16 +267,14 @@ def _verification_link(account: Account) -> str:
 
 
 def resend_verification(email: str) -> None:
-    """Send a new verification link when the e-mail waits for verification; silent otherwise."""
+    """Queue a new verification link for the address; the task sends it only when the e-mail
+    waits for verification, so a known and an unknown address cost the request the same."""
+    from ..tasks import verification_mail
+
     email = (email or "").strip()
     if not EMAIL_RE.match(email) or len(email) > 254:
         raise Invalid("Enter a valid email", field="email")
-    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
-    if account is None or account.status != AccountStatus.EMAIL_PENDING:
-        return
-    link = _verification_link(account)
-    db.session.commit()
-    emails.verification_email(account, link)
+    verification_mail(email)
 
 
 def verify_email(raw: str) -> Account:
@@ -321,18 +334,19 @@ def check_new_password(password: object) -> str:
 
 
 def request_reset(email: str) -> str | None:
-    """Send a reset code to an active account's e-mail. Returns the code (for debugCode) or None.
+    """Queue the reset-code mail for any well-formed address; the task decides whether to send,
+    so the caller answers the same, in the same time, whether or not the e-mail is known.
 
-    The caller answers the same whether or not the e-mail is known.
-    """
+    Returns the code only with SIBOL_DEBUG_CODES (development), where it is issued at once."""
+    from ..tasks import reset_code_mail
+
     email = check_email(email)
-    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
-    if account is None or not account.is_active:
-        return None
-    code = onetime.issue_reset_code(account)
-    db.session.commit()
-    emails.reset_code_email(account, code)
-    return code
+    if current_app.config.get("SIBOL_DEBUG_CODES"):
+        from .mailings import send_reset_code
+
+        return send_reset_code(email)
+    reset_code_mail(email)
+    return None
 
 
 def _live_code(email: str, code: str) -> AccountToken:
@@ -380,8 +394,7 @@ def reset_password(email: str, code: str, new_password: object) -> Account:
 def _set_password(account: Account, password: str) -> None:
     """New hash; every session and bearer token of the account ends (the caller commits)."""
     account.password_hash = hash_password(password)
-    account.session_epoch = (account.session_epoch or 0) + 1
-    revoke_all_tokens(account.id)
+    sessions.end_everything(account)
 
 
 def set_password_account(raw: str) -> Account:

@@ -21,6 +21,7 @@ class AuditAction(enum.StrEnum):
     ENABLE = "enable"
     APPROVE = "approve"
     REJECT = "reject"
+    UNLOCK = "unlock"
 
 
 class AuditEntry(Model):

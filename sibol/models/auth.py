@@ -32,3 +32,36 @@ class AccountToken(Model):
     failed_attempts: Mapped[int] = mapped_column(Integer, default=0)
 
     account: Mapped[Account] = relationship()
+
+
+class LoginFailures(Model):
+    """Failed passwords for one login name within the window, and the lock they led to.
+
+    key is `account:<id>` for an account (its username and e-mail count together) or
+    `name:<sha256>` for an unknown name, which is locked the same way so the answer reveals
+    nothing. Shared by every process through the database (Keycloak's brute-force detection)."""
+
+    __tablename__ = "login_failures"
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    window_start: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime, index=True)
+    lock_count: Mapped[int] = mapped_column(Integer, default=0)
+
+    account: Mapped[Account | None] = relationship()
+
+
+class PageSession(Model):
+    """A signed-in browser: the cookie carries a random id, only its SHA-256 is stored.
+
+    Sign-out deletes the row, so every copy of the cookie stops working."""
+
+    __tablename__ = "page_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    user_agent: Mapped[str] = mapped_column(String(200), default="")
+    address: Mapped[str] = mapped_column(String(64), default="")

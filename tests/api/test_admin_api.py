@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from sqlalchemy import func, select
@@ -11,7 +12,6 @@ from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, ApiToken, Barangay, ModuleId, RoleId
 from sibol.models.admin import AuditEntry
 from sibol.models.auth import AccountToken, TokenPurpose
-from sibol.passwords import meets_password_rule
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin
 from tests.factories_admin import make_pending
 
@@ -161,22 +161,31 @@ def create_body(**extra):
     return body
 
 
-def test_create_with_blank_password_generates_one_and_mails_it(client, h, admin):
+def test_create_with_blank_password_mails_a_single_use_set_password_link(client, h, admin):
     with mail.record_messages() as outbox:
         res = client.post(
             "/api/admin/create", json=create_body(Password="", Barangay_id=first_barangay()), headers=h
         )
     assert res.status_code == 201, res.json
-    user, password = res.json["user"], res.json["generatedPassword"]
+    user = res.json["user"]
+    assert "generatedPassword" not in res.json and not any("password" in k.lower() for k in res.json["user"])
+    assert res.json["setPasswordLinkSent"] is True
     assert user["Barangay_id"] == first_barangay()
     assert user["Username"] == "maria.clara.de.la.cruz"
     assert user["Access"] == [1, 2, 3, 4, 5]  # Barangay Staff defaults
-    assert len(password) == 8 and meets_password_rule(password)
     assert len(outbox) == 1 and outbox[0].recipients == ["maria@example.test"]
-    assert password in outbox[0].body and "maria.clara.de.la.cruz" in outbox[0].body
-    # The new user can sign in with it at once.
-    login = client.post("/api/auth/login", json={"username": user["Username"], "password": password})
+    body = outbox[0].body
+    assert "maria.clara.de.la.cruz" in body and "Password:" not in body
+    token = re.search(r"/set-password\?token=(\S+)", body).group(1)
+    # No password works until the link is used; then the chosen one does, and the link is spent.
+    refused = client.post("/api/auth/login", json={"username": user["Username"], "password": "x"})
+    assert refused.status_code == 401
+    chosen = client.post("/api/auth/set-password", json={"token": token, "newPassword": "Chos3n!pass"})
+    assert chosen.status_code == 200, chosen.json
+    login = client.post("/api/auth/login", json={"username": user["Username"], "password": "Chos3n!pass"})
     assert login.status_code == 200
+    again = client.post("/api/auth/set-password", json={"token": token, "newPassword": "0ther!pass"})
+    assert again.status_code == 400
     [entry] = audit_of(user["Account_id"])
     assert entry.action == "create" and entry.actor_id == admin.id
     assert json.loads(entry.details) == {"role": 2, "access": [1, 2, 3, 4, 5]}
@@ -190,7 +199,8 @@ def test_create_with_a_password_and_chosen_access(client, h):
             json=create_body(Password="Str0ng!pass", Access=["dashboard", "Household", 5], Barangay_id=None),
         )
     assert res.status_code == 201
-    assert "generatedPassword" not in res.json
+    assert "generatedPassword" not in res.json and res.json["setPasswordLinkSent"] is False
+    assert "Str0ng!pass" not in res.get_data(as_text=True)
     assert res.json["user"]["Access"] == [1, 4, 5] and res.json["user"]["Barangay_id"] is None
     assert "Str0ng!pass" not in outbox[0].body
     assert (

@@ -72,7 +72,7 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     browser.get(f"{base}/admin")
     island_ready(browser)
 
-    # Without a password: a generated one is shown once.
+    # Without a password: a set-password link is e-mailed, no password is shown.
     browser.find_element(By.CSS_SELECTOR, "[data-admin-create]").click()
     modal = wait(browser).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "[role=dialog]")))
     modal.find_element(By.ID, "m-first").send_keys("Rosa")
@@ -81,9 +81,8 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     modal.find_element(By.ID, "m-email").send_keys("rosa@example.test")
     Select(modal.find_element(By.ID, "m-role")).select_by_visible_text("Operator")
     modal.find_element(By.XPATH, ".//button[normalize-space()='Create User']").click()
-    secret = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-generated-password]"))
-    password = secret.text
-    assert len(password) == 8
+    sent = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-set-password-sent]"))
+    assert "rosa@example.test" in sent.text
     browser.find_element(By.XPATH, "//button[normalize-space()='Done']").click()
     row = row_for(browser, "rosa.dela.paz")
     assert "Operator" in row.text and "SIBOL Machines" in row.text
@@ -100,7 +99,8 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     wait(browser).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "[data-created-username]").text == "carlo.tan"
     )
-    assert browser.find_elements(By.CSS_SELECTOR, "[data-generated-password]") == []
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-set-password-sent]") == []
+    assert "Carl0!pass" not in browser.page_source
     browser.find_element(By.XPATH, "//button[normalize-space()='Done']").click()
     row_for(browser, "carlo.tan")
 
@@ -118,9 +118,9 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     with in_app():
         rosa = db.session.scalar(select(Account).where(Account.username == "rosa.dela.paz"))
         assert rosa.role_id == RoleId.HOUSEHOLD and sorted(rosa.module_ids) == [1, 3, 4, 5]
-    # Rosa signs in with the generated password in a fresh session.
+    # Carlo signs in with the password the admin typed, in a fresh session.
     browser.delete_all_cookies()
-    sign_in(browser, base, "rosa.dela.paz", password)
+    sign_in(browser, base, "carlo.tan", "Carl0!pass")
     assert "/dashboard" in browser.current_url
 
 
@@ -184,6 +184,30 @@ def test_approve_one_pending_account_and_reject_another(live_server, browser, in
         rex = db.session.scalar(select(Account).where(Account.username == "rex"))
         assert pia.status == AccountStatus.ACTIVE
         assert rex.status == AccountStatus.REJECTED and rex.rejection_reason == "Not from this barangay"
+
+
+def test_admin_request_needs_the_role_named_a_second_time(live_server, browser, in_app):
+    with in_app():
+        make_admin(username="boss")
+        make_pending(username="ada", first_name="Ada", last_name="Min", role=RoleId.ADMIN)
+    base = live_server.url
+    sign_in(browser, base, "boss")
+    browser.get(f"{base}/admin?tab=approval")
+    island_ready(browser)
+    badge = browser.find_element(By.CSS_SELECTOR, "[data-requests-admin]")
+    assert badge.text == "Requests Admin: all six modules"
+    browser.find_element(By.CSS_SELECTOR, "form[data-admin-approve][data-name='Ada Min'] button").click()
+    accept_alert(browser, "Approve account for Ada Min?")
+    accept_alert(
+        browser,
+        'Ada Min asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
+        keys="Admin",
+    )
+    accept_alert(browser, "Account approved")
+    wait(browser).until(lambda d: row_texts(d, "pending-table") == ["No pending accounts."])
+    with in_app():
+        ada = db.session.scalar(select(Account).where(Account.username == "ada"))
+        assert ada.status == AccountStatus.ACTIVE and ada.role_id == RoleId.ADMIN and 6 in ada.module_ids
 
 
 def test_paging_search_and_role_filter(live_server, browser, in_app):

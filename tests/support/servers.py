@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -54,7 +55,12 @@ def drop_database(url: str) -> None:
 
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SIBOL_", "MAIL_", "GOOGLE_"))}
+    env.pop("RATELIMIT_STORAGE_URI", None)
+    # The task queue and the rate-limit store of these servers: their own, not instance/'s.
+    state = Path(tempfile.mkdtemp(prefix="sibol-server-"))
     env.update(
+        SIBOL_QUEUE_URL=f"sqlite:///{state / 'queue.sqlite3'}",
+        RATELIMIT_STORAGE_URI=f"sibol-sqlite://{state / 'ratelimits.sqlite3'}",
         DATABASE_URL=database_url,
         SECRET_KEY="shared-test-secret",
         SIBOL_SAMPLE_DATA="0",
@@ -75,6 +81,54 @@ def setup_database(env: dict[str, str]) -> None:
         capture_output=True,
         timeout=120,
     )
+
+
+HUEY_CONSUMER = Path(sys.executable).with_name("huey_consumer")
+
+
+class QueueConsumer:
+    """huey_consumer for the e-mail queue, as `make run` starts it beside gunicorn."""
+
+    def __init__(self, env: dict[str, str], log: Path):
+        self.env, self.log = env, log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> QueueConsumer:
+        out = open(self.log, "ab")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            [str(HUEY_CONSUMER), "sibol.tasks.huey", "--workers", "1", "--delay", "0.1"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+        return self
+
+    def stop(self) -> None:
+        stop_group(self.proc)
+
+
+def stop_group(proc: subprocess.Popen | None) -> None:
+    """SIGTERM a process group started with start_new_session; SIGKILL if it lingers."""
+    if proc and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+def live_server(tmp: Path, name: str, workers: int, **env: str):
+    """A migrated, seeded database and gunicorn on it (a generator for module-scoped fixtures)."""
+    url = fresh_database(tmp, name)
+    server_environment = server_env(url, **env)
+    setup_database(server_environment)
+    app = AppServer(server_environment, workers=workers, log=tmp / "server.log").start()
+    yield app
+    app.stop()
+    drop_database(url)
 
 
 class AppServer:
@@ -117,9 +171,4 @@ class AppServer:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_group(self.proc)

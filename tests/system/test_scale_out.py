@@ -54,15 +54,16 @@ def test_token_revoked_on_one_server_is_refused_by_the_other(two_servers):
 
 def test_login_rate_limit_counts_across_both_servers(two_servers):
     a, b = two_servers
+    # A different unknown name each time: the per-account lockout (5 tries) is not involved.
     first = requests.post(
-        f"{a.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10
+        f"{a.url}/api/auth/login", json={"username": "ghost0", "password": "wrong"}, timeout=10
     )
     limit = int(first.headers["X-RateLimit-Limit"])
     statuses = [first.status_code]
     for i in range(1, limit + 1):
         server = b if i % 2 else a
         res = requests.post(
-            f"{server.url}/api/auth/login", json={"username": "admin", "password": "wrong"}, timeout=10
+            f"{server.url}/api/auth/login", json={"username": f"ghost{i}", "password": "wrong"}, timeout=10
         )
         statuses.append(res.status_code)
     assert statuses[:limit] == [401] * limit

@@ -75,6 +75,7 @@ def test_defaults_without_environment(monkeypatch, tmp_path):
         "SIBOL_ADMIN_EMAIL",
         "SIBOL_ADMIN_PASSWORD",
         "RATELIMIT_STORAGE_URI",
+        "SIBOL_QUEUE_URL",
     ):
         monkeypatch.delenv(key, raising=False)
     s = load_settings(str(tmp_path))
@@ -84,7 +85,9 @@ def test_defaults_without_environment(monkeypatch, tmp_path):
     assert s["SIBOL_ADMIN_PASSWORD"] is None
     assert s["SIBOL_SAMPLE_DATA"] is True and s["SIBOL_DEBUG_CODES"] is False
     assert s["SIBOL_CORS_ORIGINS"] == []
-    assert s["RATELIMIT_STORAGE_URI"] == "memory://"
+    # Shared by every worker process of this server (memory:// would count per process).
+    assert s["RATELIMIT_STORAGE_URI"] == f"sibol-sqlite://{tmp_path / 'ratelimits.sqlite3'}"
+    assert s["SIBOL_QUEUE_URL"] == f"sqlite:///{tmp_path / 'queue.sqlite3'}"
     assert s["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
 
 
@@ -94,3 +97,11 @@ def test_client_url_is_optional_and_loses_its_trailing_slash(monkeypatch, tmp_pa
     assert load_settings(str(tmp_path))["SIBOL_CLIENT_URL"] is None
     monkeypatch.setenv("SIBOL_CLIENT_URL", " https://app.example.org/ ")
     assert load_settings(str(tmp_path))["SIBOL_CLIENT_URL"] == "https://app.example.org"
+
+
+def test_queue_follows_a_redis_rate_limit_store_unless_named(monkeypatch, tmp_path):
+    monkeypatch.delenv("SIBOL_QUEUE_URL", raising=False)
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", "redis://127.0.0.1:6379/3")
+    assert load_settings(str(tmp_path))["SIBOL_QUEUE_URL"] == "redis://127.0.0.1:6379/3"
+    monkeypatch.setenv("SIBOL_QUEUE_URL", "redis://127.0.0.1:6379/4")
+    assert load_settings(str(tmp_path))["SIBOL_QUEUE_URL"] == "redis://127.0.0.1:6379/4"

@@ -13,7 +13,8 @@ import { deriveUsername } from "./username";
 export interface CreatedResult {
   username: string;
   email: string | null;
-  generatedPassword?: string;
+  /** True when the server e-mailed a single-use set-password link (no password was typed). */
+  setPasswordLinkSent: boolean;
 }
 
 export interface AccountModalProps extends AdminProps {
@@ -81,14 +82,14 @@ export function AccountModal(props: AccountModalProps) {
           Password: password,
         };
         if (barangay) body.Barangay_id = Number(barangay);
-        const res = await api.post<{ user?: AdminAccount; generatedPassword?: string }>(
+        const res = await api.post<{ user?: AdminAccount; setPasswordLinkSent?: boolean }>(
           "/api/admin/create",
           body,
         );
         setCreated({
           username: res.user?.Username ?? deriveUsername(firstName, lastName),
           email: res.user?.Email ?? email,
-          generatedPassword: res.generatedPassword,
+          setPasswordLinkSent: Boolean(res.setPasswordLinkSent),
         });
       }
     } catch (err) {
@@ -114,18 +115,13 @@ export function AccountModal(props: AccountModalProps) {
           <p className="banner banner--success" role="status">
             Account created for <strong data-created-username>{created.username}</strong>.
           </p>
-          {created.generatedPassword ? (
-            <>
-              <p>
-                Generated password (shown only once; it was also e-mailed to {created.email}):
-              </p>
-              <p>
-                <code className="admin-secret" data-generated-password>
-                  {created.generatedPassword}
-                </code>
-              </p>
-            </>
-          ) : null}
+          {created.setPasswordLinkSent ? (
+            <p data-set-password-sent>
+              A single-use link to set the password was e-mailed to {created.email}.
+            </p>
+          ) : (
+            <p data-password-kept>The password you entered was set; it is not shown or e-mailed.</p>
+          )}
           <div className="modal__actions">
             <button type="button" className="btn btn--primary" onClick={() => onSaved("create")}>
               Done
@@ -170,7 +166,7 @@ export function AccountModal(props: AccountModalProps) {
                 <Field id="m-username" label="Username" hint="From the first and last name; a number is added if it is taken.">
                   <input id="m-username" value={preview} readOnly aria-describedby="m-username-hint" />
                 </Field>
-                <Field id="m-password" label="Password" hint="Leave blank to generate a random one.">
+                <Field id="m-password" label="Password" hint="Leave blank to e-mail the user a single-use link to set their own password.">
                   <input
                     id="m-password"
                     type="password"

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { AccountModal } from "./AccountModal";
-import { AdminConsole } from "./AdminConsole";
+import { AdminConsole, approvalBody } from "./AdminConsole";
 import type { AdminProps } from "./types";
 import { deriveUsername } from "./username";
 
@@ -58,10 +58,10 @@ describe("deriveUsername", () => {
 });
 
 describe("AccountModal (create)", () => {
-  it("presets the boxes to the role's defaults and shows the generated password once", async () => {
+  it("presets the boxes to the role's defaults and says a set-password link was e-mailed", async () => {
     const calls = stubFetch(() => [
       201,
-      { success: true, user: { Username: "ana.cruz2", Email: "ana@x.ph" }, generatedPassword: "Ab1!xyz9" },
+      { success: true, user: { Username: "ana.cruz2", Email: "ana@x.ph" }, setPasswordLinkSent: true },
     ]);
     const saved = vi.fn();
     render(<AccountModal {...PROPS} mode="create" onClose={() => {}} onSaved={saved} />);
@@ -85,7 +85,7 @@ describe("AccountModal (create)", () => {
                 Password: "", Barangay_id: 7 },
       },
     ]);
-    expect(screen.getByText("Ab1!xyz9")).toBeTruthy();
+    expect(screen.getByText("A single-use link to set the password was e-mailed to ana@x.ph.")).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Done" }));
     expect(saved).toHaveBeenCalledWith("create");
   });
@@ -138,6 +138,38 @@ const PENDING_PAGE = `
     </td></tr>
   </tbody></table>`;
 
+const ADMIN_REQUEST = `
+  <form data-admin-approve="12" data-name="Ada Min" data-requested-role="1">
+    <select data-approve-role name="role"><option value="1" selected>Admin</option><option value="3">Operator</option></select>
+    <input data-confirm-role name="confirm_role"><button type="submit">Approve</button>
+  </form>`;
+
+describe("approvalBody (elevated approval)", () => {
+  it("asks a second time, naming the role, before approving as Admin", () => {
+    document.body.innerHTML = ADMIN_REQUEST;
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    const prompt = vi.spyOn(window, "prompt").mockReturnValue("Admin");
+    const form = document.querySelector("form")!;
+    expect(approvalBody(form, "Ada Min")).toEqual({ role: 1, confirmRole: "Admin" });
+    expect(confirm).toHaveBeenCalledWith("Approve account for Ada Min?");
+    expect(prompt.mock.calls[0][0]).toContain("asked for the Admin role: all six modules");
+    prompt.mockReturnValue(null);
+    expect(approvalBody(form, "Ada Min")).toBeNull();
+  });
+
+  it("approves with another role without the second question", () => {
+    document.body.innerHTML = ADMIN_REQUEST;
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
+    const prompt = vi.spyOn(window, "prompt");
+    prompt.mockClear();
+    const form = document.querySelector("form")!;
+    form.querySelector("select")!.value = "3";
+    expect(approvalBody(form, "Ada Min")).toEqual({ role: 3 });
+    expect(confirm).toHaveBeenCalledWith("Approve account for Ada Min as Operator?");
+    expect(prompt).not.toHaveBeenCalled();
+  });
+});
+
 describe("AdminConsole row actions", () => {
   it("approves after the confirmation, alerts, drops the badge and reloads the list", async () => {
     document.body.innerHTML = PENDING_PAGE;
@@ -152,7 +184,7 @@ describe("AdminConsole row actions", () => {
     });
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(confirm).toHaveBeenCalledWith("Approve account for Pia One?");
-    expect(calls).toEqual([{ url: "/api/admin/pending-accounts/11/approve", method: "POST", body: undefined }]);
+    expect(calls).toEqual([{ url: "/api/admin/pending-accounts/11/approve", method: "POST", body: {} }]);
     expect(alert).toHaveBeenCalledWith("Account approved");
     expect(document.getElementById("pending-badge")!.textContent).toBe("1");
     expect(document.querySelector("tbody")!.textContent).toBe("Loading pending accounts...");

@@ -34,6 +34,32 @@ export function reloadList(from: Element | null, reload: () => void = reloadPage
   reload();
 }
 
+const ADMIN_ROLE = 1;
+
+/**
+ * The approve call's body from the row's form: the role chosen under "Approve as" (the one asked
+ * for by default). Admin needs a second confirmation naming the role; null when cancelled.
+ */
+export function approvalBody(form: HTMLFormElement, name: string): { role?: number; confirmRole?: string } | null {
+  const select = form.querySelector<HTMLSelectElement>("select[data-approve-role]");
+  const role = select ? Number(select.value) : Number(form.dataset.requestedRole ?? 0);
+  const roleName = select?.selectedOptions[0]?.textContent?.trim() ?? "";
+  const asked = Number(form.dataset.requestedRole ?? 0);
+  const as = role && role !== asked ? ` as ${roleName}` : "";
+  if (!window.confirm(`Approve account for ${name}${as}?`)) return null;
+  if (role !== ADMIN_ROLE) return role ? { role } : {};
+  const typed = form.querySelector<HTMLInputElement>("input[data-confirm-role]")?.value.trim() ?? "";
+  const confirmRole =
+    typed.toLowerCase() === "admin"
+      ? typed
+      : window.prompt(
+          `${name} asked for the Admin role: all six modules, including account administration. ` +
+            'Type "Admin" to approve as an administrator.',
+        );
+  if (confirmRole === null) return null;
+  return { role, confirmRole };
+}
+
 function dropBadge(): void {
   const badge = document.getElementById("pending-badge");
   if (!badge) return;
@@ -105,9 +131,10 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
         const isActive = form.dataset.active === "1";
         await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), "Toggle active failed");
       } else if (adminApprove !== undefined) {
-        if (!window.confirm(`Approve account for ${name}?`)) return;
+        const body = approvalBody(form, name);
+        if (body === null) return;
         await run(
-          () => api.post(`/api/admin/pending-accounts/${adminApprove}/approve`),
+          () => api.post(`/api/admin/pending-accounts/${adminApprove}/approve`, body),
           "Approve failed",
           "Account approved",
         );

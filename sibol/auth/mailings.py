@@ -1,0 +1,39 @@
+"""The queued halves of resend-verification and forgot-password (sibol.tasks runs them).
+
+The request only checks the address's form and queues the job, for a known address and an
+unknown one alike; the job looks the address up and decides whether anything is sent.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from .. import emails, onetime
+from ..extensions import db
+from ..models import Account, AccountStatus
+from .service import _verification_link
+
+
+def _account(email: str) -> Account | None:
+    return db.session.scalar(select(Account).where(func.lower(Account.email) == email.strip().lower()))
+
+
+def send_verification_again(email: str) -> None:
+    """A new verification link when the address waits for verification; nothing otherwise."""
+    account = _account(email)
+    if account is None or account.status != AccountStatus.EMAIL_PENDING:
+        return
+    link = _verification_link(account)
+    db.session.commit()
+    emails.verification_email(account, link)
+
+
+def send_reset_code(email: str) -> str | None:
+    """A reset code for an active account's e-mail, mailed; returns it (for debugCode)."""
+    account = _account(email)
+    if account is None or not account.is_active:
+        return None
+    code = onetime.issue_reset_code(account)
+    db.session.commit()
+    emails.reset_code_email(account, code)
+    return code

@@ -1,0 +1,132 @@
+"""Page sessions recorded on the server (issue 12 point 2): sign-out ends every copy of the
+cookie; disabling, a password reset and "sign out everywhere" end all of an account's sessions."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from sqlalchemy import func, select
+
+from sibol.extensions import db
+from sibol.models import ApiToken
+from sibol.models.auth import PageSession
+from tests.factories import DEFAULT_PASSWORD, make_account, make_admin
+
+
+def copy_of(client, app):
+    """A second client holding a copy of `client`'s cookie, as a thief would."""
+    thief = app.test_client()
+    cookie = client.get_cookie("session")
+    thief.set_cookie("session", cookie.value)
+    return thief
+
+
+def sign_in(app, account):
+    browser = app.test_client()
+    res = browser.post("/login", data={"username": account.username, "password": DEFAULT_PASSWORD})
+    assert res.status_code == 302
+    return browser
+
+
+def test_page_logout_ends_the_session_for_every_copy_of_the_cookie(app):
+    user = make_account()
+    browser = sign_in(app, user)
+    thief = copy_of(browser, app)
+    assert thief.get("/dashboard").status_code == 200
+    assert browser.post("/logout").status_code == 302
+    refused = thief.get("/dashboard")
+    assert refused.status_code == 302 and "/login" in refused.headers["Location"]
+    assert db.session.scalar(select(func.count(PageSession.id))) == 0
+
+
+def test_api_logout_ends_the_page_session_too(app):
+    user = make_account()
+    browser = app.test_client()
+    res = browser.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
+    token = res.json["token"]
+    thief = copy_of(browser, app)
+    assert thief.get("/dashboard").status_code == 200
+    out = browser.post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"})
+    assert out.status_code == 200
+    # The bearer logout carried no cookie; the cookie's own logout ends its session.
+    browser.post("/api/auth/logout")
+    assert thief.get("/dashboard").status_code == 302
+    assert thief.get("/api/modules/allowed").status_code == 401
+
+
+def test_disabling_ends_every_session_and_token(app, api_headers):
+    admin = make_admin(username="boss")
+    user = make_account(username="worker")
+    browsers = [sign_in(app, user), sign_in(app, user)]
+    headers = api_headers(user)
+    boss = sign_in(app, admin)
+    assert boss.post(f"/admin/accounts/{user.id}/active", data={"active": "0"}).status_code == 302
+    for browser in browsers:
+        assert browser.get("/dashboard").status_code == 302
+    assert app.test_client().get("/api/modules/allowed", headers=headers).status_code == 401
+    assert db.session.scalar(select(func.count(PageSession.id)).where(PageSession.account_id == user.id)) == 0
+
+
+def test_password_reset_ends_every_session(app):
+    user = make_account(email="reset.me@example.test")
+    browser = sign_in(app, user)
+    app.config["SIBOL_DEBUG_CODES"] = True
+    other = app.test_client()
+    code = other.post("/api/auth/forgot-password", json={"email": user.email}).json["debugCode"]
+    res = other.post(
+        "/api/auth/reset-password", json={"email": user.email, "code": code, "newPassword": "N3w!passw0rd"}
+    )
+    assert res.status_code == 200
+    assert browser.get("/dashboard").status_code == 302
+
+
+def test_list_sessions_and_sign_out_everywhere(app, api_headers):
+    user = make_account()
+    first, second = sign_in(app, user), sign_in(app, user)
+    headers = api_headers(user)
+    listed = second.get("/api/auth/sessions").json
+    assert len(listed["sessions"]) == 2 and listed["liveTokens"] == 1
+    assert [s["current"] for s in listed["sessions"]].count(True) == 1
+    page = second.get("/sessions").get_data(as_text=True)
+    assert len(re.findall(r"data-session-id=", page)) == 2 and "This browser" in page
+    res = second.post("/sessions/revoke-all")
+    assert res.status_code == 200
+    assert "2 browser sessions and 1 app sign-in ended" in res.get_data(as_text=True)
+    for browser in (first, second):
+        assert browser.get("/dashboard").status_code == 302
+    assert app.test_client().get("/api/modules/allowed", headers=headers).status_code == 401
+    assert db.session.scalar(select(func.count(ApiToken.id)).where(ApiToken.revoked_at.is_(None))) == 0
+
+
+def test_sign_out_everywhere_through_the_api_with_a_bearer_token(app, api_headers):
+    user = make_account()
+    browser = sign_in(app, user)
+    headers = api_headers(user)
+    client = app.test_client()
+    listed = client.get("/api/auth/sessions", headers=headers).json
+    assert len(listed["sessions"]) == 1 and listed["sessions"][0]["current"] is False
+    res = client.post("/api/auth/sessions/revoke-all", headers=headers)
+    assert res.status_code == 200 and res.json["endedSessions"] == 1 and res.json["revokedTokens"] == 1
+    assert browser.get("/dashboard").status_code == 302
+    assert client.get("/api/auth/sessions", headers=headers).status_code == 401
+
+
+def test_sessions_need_a_sign_in(client):
+    assert client.get("/api/auth/sessions").status_code == 401
+    assert client.post("/api/auth/sessions/revoke-all").status_code == 401
+    assert client.get("/sessions").status_code == 302
+
+
+def test_a_session_idle_past_the_limit_has_ended(app):
+    from sibol.auth.sessions import IDLE_LIMIT
+    from sibol.models import utcnow
+
+    user = make_account()
+    browser = sign_in(app, user)
+    row = db.session.scalar(select(PageSession))
+    row.last_seen_at = utcnow() - IDLE_LIMIT - timedelta(minutes=1)
+    db.session.commit()
+    assert browser.get("/dashboard").status_code == 302
+    sign_in(app, user)  # a new sign-in clears idle rows of every account
+    assert db.session.scalar(select(func.count(PageSession.id))) == 1
