@@ -10,7 +10,7 @@ from ..api import int_field, json_body, pick, text_field
 from ..errors import Invalid
 from ..listing import Page, page_args, page_json
 from ..models import ModuleId
-from . import locks, service
+from . import locks, queries, service
 from .serializers import (
     account_json,
     audit_json,
@@ -70,14 +70,14 @@ def accounts():
         raise Invalid("q must be at most 100 characters.", field="q")
     role_id = _role_filter()
     page, per_page = _paging()
-    return _page_json(service.list_accounts(q, role_id, page, per_page), "users", account_json)
+    return _page_json(queries.list_accounts(q, role_id, page, per_page), "users", account_json)
 
 
 @bp.get("/pending-accounts")
 @module_required(ADMIN)
 def pending_accounts():
     page, per_page = _paging()
-    return _page_json(service.list_pending(page, per_page), "pendingAccounts", pending_json)
+    return _page_json(queries.list_pending(page, per_page), "pendingAccounts", pending_json)
 
 
 @bp.post("/pending-accounts/<int:account_id>/approve")
@@ -91,7 +91,7 @@ def approve(account_id: int):
         "success": True,
         "message": "Account approved",
         "user": account_json(account),
-        "pendingCount": service.pending_count(),
+        "pendingCount": queries.pending_count(),
     }
 
 
@@ -107,7 +107,7 @@ def reject(account_id: int):
         "success": True,
         "message": "Account rejected",
         "user": account_json(account),
-        "pendingCount": service.pending_count(),
+        "pendingCount": queries.pending_count(),
     }
 
 
@@ -150,7 +150,7 @@ def account(account_id: int):
     return {
         "success": True,
         "user": account_json(found),
-        "audit": [audit_json(e) for e in service.recent_audit(found.id)],
+        "audit": [audit_json(e) for e in queries.recent_audit(found.id)],
     }
 
 
@@ -189,14 +189,14 @@ def set_active(account_id: int):
 @module_required(ADMIN)
 def account_audit(account_id: int):
     found = service.get_account(account_id)
-    return {"success": True, "entries": [audit_json(e) for e in service.recent_audit(found.id, 50)]}
+    return {"success": True, "entries": [audit_json(e) for e in queries.recent_audit(found.id, 50)]}
 
 
 @bp.get("/audit")
 @module_required(ADMIN)
 def audit_log():
     page, per_page = page_args(default_per_page=50)
-    return page_json(service.list_audit(page, per_page), audit_json, ("entries",))
+    return page_json(queries.list_audit(page, per_page), audit_json, ("entries",))
 
 
 @bp.get("/locked")
@@ -221,16 +221,16 @@ def unlock(account_id: int):
 @bp.get("/roles")
 @module_required(ADMIN)
 def roles():
-    return {"success": True, "roles": [role_json(r) for r in service.roles()]}
+    return {"success": True, "roles": [role_json(r) for r in queries.roles()]}
 
 
 @bp.get("/modules")
 @module_required(ADMIN)
 def modules():
-    return {"success": True, "modules": [module_json(m) for m in service.modules()]}
+    return {"success": True, "modules": [module_json(m) for m in queries.modules()]}
 
 
 @bp.get("/barangays")
 @module_required(ADMIN)
 def barangays():
-    return {"success": True, "barangays": [barangay_json(b) for b in service.barangays()]}
+    return {"success": True, "barangays": [barangay_json(b) for b in queries.barangays()]}

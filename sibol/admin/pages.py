@@ -15,7 +15,7 @@ from ..access import module_required
 from ..errors import Invalid, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId
-from . import locks, service
+from . import locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -45,7 +45,7 @@ def _island_props(roles, modules, barangays) -> dict:
         "roles": [role_json(r) for r in roles],
         "modules": [module_json(m) for m in modules],
         "barangays": [barangay_json(b) for b in barangays],
-        "roleDefaults": service.role_defaults(),
+        "roleDefaults": queries.role_defaults(),
     }
 
 
@@ -54,15 +54,15 @@ def _island_props(roles, modules, barangays) -> dict:
 def index():
     tab = request.args.get("tab", "accounts")
     tab = tab if tab in TABS else "accounts"
-    roles, modules, barangays = service.roles(), service.modules(), service.barangays()
+    roles, modules, barangays = queries.roles(), queries.modules(), queries.barangays()
     q = request.args.get("q", "")[:100]
     role_id = _role_arg({r.id for r in roles})
     page, per_page = page_args_lenient(sizes=None)
     if tab == "approval":
-        listing = service.list_pending(page, per_page)
+        listing = queries.list_pending(page, per_page)
     else:
-        listing = service.list_accounts(q, role_id, page, per_page)
-    pending_total = listing.total if tab == "approval" else service.pending_count()
+        listing = queries.list_accounts(q, role_id, page, per_page)
+    pending_total = listing.total if tab == "approval" else queries.pending_count()
 
     return render_template(
         "admin/index.html",
@@ -99,8 +99,8 @@ def new_account():
 
 
 def _account_form(account, values: dict, error: str | None, status: int = 200):
-    roles, modules, barangays = service.roles(), service.modules(), service.barangays()
-    audit = [audit_json(e) for e in service.recent_audit(account.id)] if account else []
+    roles, modules, barangays = queries.roles(), queries.modules(), queries.barangays()
+    audit = [audit_json(e) for e in queries.recent_audit(account.id)] if account else []
     return render_template(
         "admin/account_form.html",
         account=account,
@@ -110,7 +110,7 @@ def _account_form(account, values: dict, error: str | None, status: int = 200):
         modules=modules,
         barangays=barangays,
         audit=audit,
-        role_defaults=service.role_defaults(),
+        role_defaults=queries.role_defaults(),
     ), status
 
 

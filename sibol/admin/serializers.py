@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..models import MODULES, ROLE_NAMES, Account, Barangay, ModuleId, Role, RoleId
 from ..models.admin import AuditEntry
 from ..serializers import account_fields, module_json
-from . import service
+from . import queries
 
 STATUS_LABELS = {
     "active": "Active",
@@ -99,7 +99,7 @@ def audit_summary(entry: AuditEntry, details: dict) -> str:
 
 
 def audit_json(entry: AuditEntry) -> dict:
-    details = service.audit_details(entry)
+    details = queries.audit_details(entry)
     return {
         "id": entry.id,
         "action": entry.action,

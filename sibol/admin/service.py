@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
@@ -22,7 +22,6 @@ from ..auth.sessions import end_everything
 from ..dblock import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, last_page, like_contains
 from ..models import (
     ROLE_DEFAULT_MODULES,
     Account,
@@ -39,6 +38,7 @@ from ..onetime import set_password_url
 from ..passwords import hash_password, password_advice
 from ..validation import EMAIL_RE
 from .approval import apply_role, approval_role
+from .queries import modules
 
 USERNAME_MAX = 30
 NAME_MAX = 100
@@ -50,112 +50,11 @@ LAST_ADMIN = (
 )
 
 
-# Reference lists ------------------------------------------------------------------------
-
-
-def roles() -> list[Role]:
-    return list(db.session.scalars(select(Role).order_by(Role.id)))
-
-
-def modules() -> list[Module]:
-    return list(db.session.scalars(select(Module).order_by(Module.id)))
-
-
-def barangays() -> list[Barangay]:
-    return list(db.session.scalars(select(Barangay).order_by(Barangay.name)))
-
-
-def role_defaults() -> dict[int, list[int]]:
-    return {int(role): list(ids) for role, ids in ROLE_DEFAULT_MODULES.items()}
-
-
-# Reading ----------------------------------------------------------------------------------
-
-
-def list_accounts(
-    q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
-) -> Page:
-    """Accounts that are not awaiting approval, newest first. per_page None: all of them."""
-    query = select(Account).where(Account.status != AccountStatus.PENDING)
-    q = (q or "").strip()
-    if q:
-        pattern = like_contains(q)
-        query = query.where(
-            or_(
-                *(
-                    func.lower(column).like(pattern, escape="\\")
-                    for column in (Account.username, Account.first_name, Account.last_name, Account.email)
-                )
-            )
-        )
-    if role_id is not None:
-        query = query.where(Account.role_id == role_id)
-    total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    query = query.order_by(Account.id.desc())
-    if per_page is None:
-        return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
-    page = last_page(page, total, per_page)
-    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
-    return Page(items, total, page, per_page)
-
-
-def list_pending(page: int = 1, per_page: int | None = 10) -> Page:
-    """Accounts awaiting approval (e-mail verified, or Google sign-ups), oldest first."""
-    query = select(Account).where(Account.status == AccountStatus.PENDING)
-    total = pending_count()
-    query = query.order_by(Account.created_at, Account.id)
-    if per_page is None:
-        return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
-    page = last_page(page, total, per_page)
-    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
-    return Page(items, total, page, per_page)
-
-
-def pending_count() -> int:
-    return (
-        db.session.scalar(select(func.count(Account.id)).where(Account.status == AccountStatus.PENDING)) or 0
-    )
-
-
 def get_account(account_id: int) -> Account:
     account = db.session.get(Account, account_id)
     if account is None:
         raise NotFound("Account not found.")
     return account
-
-
-def recent_audit(account_id: int, limit: int = 10) -> list[AuditEntry]:
-    """The latest entries about one account, newest first."""
-    return list(
-        db.session.scalars(
-            select(AuditEntry)
-            .where(AuditEntry.target_id == account_id)
-            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
-            .limit(limit)
-        )
-    )
-
-
-def list_audit(page: int = 1, per_page: int = 50) -> Page:
-    """The whole audit log, newest first."""
-    total = db.session.scalar(select(func.count(AuditEntry.id))) or 0
-    items = list(
-        db.session.scalars(
-            select(AuditEntry)
-            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
-            .offset((page - 1) * per_page)
-            .limit(per_page)
-        )
-    )
-    return Page(items, total, page, per_page)
-
-
-def audit_details(entry: AuditEntry) -> dict:
-    try:
-        details = json.loads(entry.details or "{}")
-    except ValueError:
-        return {}
-    return details if isinstance(details, dict) else {}
 
 
 # Validation helpers -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from ..api.tokens import bearer_from_request
 from ..errors import Invalid
 from ..extensions import limiter
 from ..serializers import module_json, user_json
-from . import limits, service, sessions
+from . import limits, recovery, service, sessions
 
 bp = Blueprint("auth", __name__)
 
@@ -180,7 +180,7 @@ def check_status(username: str):
 def forgot_password():
     body = json_body()
     email = text_field(body, "email", label="Email", max_length=254)
-    code = service.request_reset(email)
+    code = recovery.request_reset(email)
     answer = {"success": True, "message": service.RESET_SENT}
     if code and current_app.config.get("SIBOL_DEBUG_CODES"):
         answer["debugCode"] = code
@@ -194,7 +194,7 @@ def verify_reset_code():
     body = json_body()
     email = text_field(body, "email", label="Email", max_length=254)
     code = text_field(body, "code", label="Code", max_length=20)
-    service.verify_reset_code(email, code)
+    recovery.verify_reset_code(email, code)
     return {"success": True, "message": service.CODE_OK}
 
 
@@ -206,7 +206,7 @@ def reset_password():
     email = text_field(body, "email", label="Email", max_length=254)
     code = text_field(body, "code", label="Code", max_length=20)
     password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
-    service.reset_password(email, code, password)
+    recovery.reset_password(email, code, password)
     return {"success": True, "message": service.RESET_OK}
 
 
@@ -217,7 +217,7 @@ def set_password():
     body = json_body()
     token = text_field(body, "token", label="Token", max_length=200)
     password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
-    account = service.set_password(token, password)
+    account = recovery.set_password(token, password)
     return {
         "success": True,
         "message": "Your password is set. You can now sign in.",

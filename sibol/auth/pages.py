@@ -17,7 +17,7 @@ from ..errors import Invalid, ServiceError
 from ..extensions import limiter
 from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
 from ..validation import field_errors
-from . import google, limits, service, sessions
+from . import google, limits, recovery, service, sessions
 
 bp = Blueprint("auth", __name__)
 
@@ -227,7 +227,7 @@ def set_password():
     token = request.values.get("token", "")[:200]
     error = None
     try:
-        account = service.set_password_account(token)
+        account = recovery.set_password_account(token)
     except ServiceError as err:
         return render_template(
             "auth/set_password.html",
@@ -242,7 +242,7 @@ def set_password():
             error = "Passwords do not match"  # noqa: S105 - a message
         else:
             try:
-                account = service.set_password(token, password)
+                account = recovery.set_password(token, password)
             except ServiceError as err:
                 error = err.message
             else:
@@ -281,7 +281,7 @@ def forgot_password():
         return redirect(url_for("auth.login", forgot=1))
     email = _form("email")
     try:
-        code = service.request_reset(email)
+        code = recovery.request_reset(email)
     except ServiceError as err:
         return _forgot_page("email", 400, email=email[:254], error=err.message)
     info = service.RESET_SENT
@@ -296,7 +296,7 @@ def forgot_password():
 def forgot_verify():
     email, code = _form("email"), _form("code")
     try:
-        service.verify_reset_code(email, code)
+        recovery.verify_reset_code(email, code)
     except ServiceError as err:
         step = "email" if err.field == "email" else "verify"
         return _forgot_page(step, 400, email=email[:254], error=err.message)
@@ -310,10 +310,10 @@ def forgot_reset():
     email, code = _form("email"), _form("code")
     password = request.form.get("newPassword", "")
     try:
-        service.check_new_password(password)  # the rule first, as the dialog: no try spent
+        recovery.check_new_password(password)  # the rule first, as the dialog: no try spent
         if password != request.form.get("confirmPassword", ""):
             raise Invalid("Passwords do not match", field="confirmPassword")
-        service.reset_password(email, code, password)
+        recovery.reset_password(email, code, password)
     except ServiceError as err:
         step = {"email": "email", "code": "verify"}.get(err.field or "", "reset")
         checked = password[:256]

@@ -8,22 +8,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import current_app
 from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails, onetime
-from ..api.tokens import hash_secret, issue_token, revoke_token
+from ..api.tokens import issue_token, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..links import client_base, email_link
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
-from ..models.auth import AccountToken, TokenPurpose
+from ..models.auth import TokenPurpose
 from ..passwords import (
-    PASSWORD_RULE_MESSAGE,
     hash_password,
-    meets_password_rule,
     needs_rehash,
     verify_password,
 )
@@ -317,116 +314,6 @@ def check_email(email: str) -> str:
     if not email or len(email) > 254 or not EMAIL_RE.match(email):
         raise Invalid(INVALID_EMAIL, field="email")
     return email
-
-
-def check_code(code: str) -> str:
-    if not isinstance(code, str) or not re.fullmatch(
-        r"[0-9]{6}", code.strip()
-    ):  # \d takes any script's digits
-        raise Invalid(CODE_FORMAT, field="code")
-    return code.strip()
-
-
-def check_new_password(password: object) -> str:
-    if not isinstance(password, str) or not meets_password_rule(password):
-        raise Invalid(PASSWORD_RULE_MESSAGE, field="newPassword")
-    return password
-
-
-def request_reset(email: str) -> str | None:
-    """Queue the reset-code mail for any well-formed address; the task decides whether to send,
-    so the caller answers the same, in the same time, whether or not the e-mail is known.
-
-    Returns the code only with SIBOL_DEBUG_CODES (development), where it is issued at once."""
-    from ..tasks import reset_code_mail
-
-    email = check_email(email)
-    if current_app.config.get("SIBOL_DEBUG_CODES"):
-        from .mailings import send_reset_code
-
-        return send_reset_code(email)
-    reset_code_mail(email)
-    return None
-
-
-def _live_code(email: str, code: str) -> AccountToken:
-    """The live reset-code token matching; a wrong code counts against the live one."""
-    email, code = check_email(email), check_code(code)
-    account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
-    if account is None:
-        raise Invalid(INVALID_CODE, field="code")
-    token = db.session.scalar(
-        select(AccountToken)
-        .where(
-            AccountToken.account_id == account.id,
-            AccountToken.purpose == TokenPurpose.RESET_CODE,
-            AccountToken.used_at.is_(None),
-            AccountToken.expires_at > utcnow(),
-        )
-        .order_by(AccountToken.id.desc())
-    )
-    if token is None or token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
-        raise Invalid(INVALID_CODE, field="code")
-    if token.token_hash != hash_secret(f"{account.id}:{code}"):
-        token.failed_attempts += 1
-        if token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
-            token.used_at = utcnow()  # dead: a new code must be requested
-        db.session.commit()
-        raise Invalid(INVALID_CODE, field="code")
-    return token
-
-
-def verify_reset_code(email: str, code: str) -> None:
-    _live_code(email, code)
-
-
-def reset_password(email: str, code: str, new_password: object) -> Account:
-    # The rule is checked before the code, so a weak password does not spend a try.
-    password = check_new_password(new_password)
-    token = _live_code(email, code)
-    account = token.account
-    _set_password(account, password)
-    token.used_at = utcnow()
-    db.session.commit()
-    return account
-
-
-def _set_password(account: Account, password: str) -> None:
-    """New hash; every session and bearer token of the account ends (the caller commits)."""
-    account.password_hash = hash_password(password)
-    sessions.end_everything(account)
-
-
-def set_password_account(raw: str) -> Account:
-    """The account a live set-password link belongs to; raises Invalid otherwise."""
-    token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
-    if token is None:
-        raise Invalid(BAD_SET_LINK, field="token")
-    return token.account
-
-
-def set_password(raw: str, new_password: object) -> Account:
-    """Consume a set-password link (sent on approval) and set the password."""
-    password = check_new_password(new_password)
-    token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
-    if token is None:
-        raise Invalid(BAD_SET_LINK, field="token")
-    account = token.account
-    _set_password(account, password)
-    token.used_at = utcnow()
-    db.session.commit()
-    return account
-
-
-def activate_for_approval(account: Account) -> str:
-    """Mark an account approved and return a set-password link (test and CLI helper).
-
-    The admin feature owns approval; this is the minimal step its e-mail relies on.
-    """
-    account.status = AccountStatus.ACTIVE
-    url = onetime.set_password_url(account) if not account.password_hash else ""
-    db.session.commit()
-    return url
 
 
 # Google -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import pytest
 from sqlalchemy import select
 
 from sibol import onetime
-from sibol.auth import service
+from sibol.auth import recovery
 from sibol.extensions import db, mail
 from sibol.models import AccountStatus, ApiToken
 from sibol.models.auth import AccountToken, TokenPurpose
@@ -209,7 +209,7 @@ def test_code_endpoints_are_rate_limited(client, path, body):
 
 def approved_without_password(app):
     account = make_account(status=AccountStatus.PENDING, password=None)
-    url = service.activate_for_approval(account)
+    url = recovery.activate_for_approval(account)
     return account, url.split("token=", 1)[1]
 
 

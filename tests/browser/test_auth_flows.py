@@ -11,7 +11,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 
-from sibol.auth import service
+from sibol.auth import recovery
 from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, ApiToken
 from tests.factories import DEFAULT_PASSWORD, make_account
@@ -93,7 +93,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     # The admin approves (issue 4 owns the UI): active, with a set-password link.
     with in_app():
         account = db.session.scalar(select(Account).where(Account.username == "maria.santos"))
-        set_url = service.activate_for_approval(account).replace("http://localhost", url)
+        set_url = recovery.activate_for_approval(account).replace("http://localhost", url)
 
     find(browser, "#check-status").click()
     alert = wait(browser).until(EC.alert_is_present())

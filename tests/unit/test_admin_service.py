@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from sibol.admin import queries, service
 from sibol.admin import seed as admin_seed
-from sibol.admin import service
 from sibol.errors import Invalid
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus
@@ -49,9 +49,9 @@ def test_sample_accounts_are_seeded_once(app):
     admin_seed.sample_data()
     admin_seed.sample_data()
     assert db.session.scalar(select(func.count(Account.id))) == len(admin_seed.SAMPLE_ACCOUNTS)
-    assert service.pending_count() == 2
+    assert queries.pending_count() == 2
     pending = db.session.scalar(select(Account).where(Account.username == "ana.garcia"))
     pending.status = AccountStatus.REJECTED
     db.session.commit()
     admin_seed.sample_data()  # an admin's decision is kept
-    assert service.pending_count() == 1
+    assert queries.pending_count() == 1
