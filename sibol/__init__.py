@@ -115,7 +115,7 @@ def _load_session_user(user_id: str):
             else "Your account is not active."
         )
         return None
-    from .auth.sessions import is_live_for
+    from .sessions import is_live_for
 
     if epoch != str(account.session_epoch or 0) or not is_live_for(account):
         # Signed out (on this or another copy of the cookie), or every session of the account ended.

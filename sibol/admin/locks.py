@@ -1,8 +1,8 @@
-"""Accounts locked by too many wrong passwords (sibol.auth.lockout): the list and unlocking."""
+"""Accounts locked by too many wrong passwords (sibol.lockout): the list and unlocking."""
 
 from __future__ import annotations
 
-from ..auth import lockout
+from .. import lockout
 from ..errors import Conflict
 from ..extensions import db
 from ..models import Account

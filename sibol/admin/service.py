@@ -18,7 +18,6 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..api.tokens import revoke_all_tokens
-from ..auth.sessions import end_everything
 from ..dblock import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
@@ -36,6 +35,7 @@ from ..models import (
 from ..models.admin import AuditAction, AuditEntry
 from ..onetime import set_password_url
 from ..passwords import hash_password, password_advice
+from ..sessions import end_everything
 from ..validation import EMAIL_RE
 from .approval import apply_role, approval_role
 from .queries import modules

@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, session
 from flask_login import current_user
 
+from .. import sessions
 from ..access import public, signed_in
 from ..api import json_body, pick, text_field
 from ..api.tokens import bearer_from_request
 from ..errors import Invalid
 from ..extensions import limiter
 from ..serializers import module_json, user_json
-from . import limits, recovery, service, sessions
+from . import limits, recovery, service
 
 bp = Blueprint("auth", __name__)
 

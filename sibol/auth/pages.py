@@ -12,12 +12,13 @@ from urllib.parse import urlencode, urlsplit
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
+from .. import sessions
 from ..access import public, signed_in
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
 from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
 from ..validation import field_errors
-from . import google, limits, recovery, service, sessions
+from . import google, limits, recovery, service
 
 bp = Blueprint("auth", __name__)
 

@@ -10,14 +10,13 @@ import re
 from flask import current_app
 from sqlalchemy import func, select
 
-from .. import onetime
+from .. import onetime, sessions
 from ..api.tokens import hash_secret
 from ..errors import Invalid
 from ..extensions import db
 from ..models import Account, AccountStatus, utcnow
 from ..models.auth import AccountToken, TokenPurpose
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
-from . import sessions
 from .service import BAD_SET_LINK, CODE_FORMAT, INVALID_CODE, check_email
 
 

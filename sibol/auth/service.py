@@ -12,7 +12,7 @@ from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails, onetime
+from .. import emails, lockout, onetime, sessions
 from ..api.tokens import issue_token, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
@@ -25,7 +25,6 @@ from ..passwords import (
     verify_password,
 )
 from ..validation import EMAIL_RE
-from . import lockout, sessions
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")

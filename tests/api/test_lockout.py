@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from sibol.auth import lockout
+from sibol import lockout
 from sibol.extensions import db, limiter
 from sibol.models import utcnow
 from sibol.models.admin import AuditEntry

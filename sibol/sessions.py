@@ -16,10 +16,10 @@ from flask import request, session
 from flask_login import logout_user
 from sqlalchemy import CursorResult, delete, func, select, update
 
-from ..api.tokens import hash_secret, revoke_all_tokens
-from ..extensions import db
-from ..models import Account, ApiToken, utcnow
-from ..models.auth import PageSession
+from .api.tokens import hash_secret, revoke_all_tokens
+from .extensions import db
+from .models import Account, ApiToken, utcnow
+from .models.auth import PageSession
 
 SESSION_KEY = "sibol_sid"
 TOUCH_EVERY = timedelta(minutes=5)  # how stale last_seen_at may get before a write refreshes it

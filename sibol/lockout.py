@@ -18,10 +18,10 @@ from sqlalchemy import CursorResult, Executable, case, delete, select
 from sqlalchemy.dialects.mysql import insert as mysql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from ..errors import ServiceError
-from ..extensions import db
-from ..models import Account, utcnow
-from ..models.auth import LoginFailures
+from .errors import ServiceError
+from .extensions import db
+from .models import Account, utcnow
+from .models.auth import LoginFailures
 
 MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)
