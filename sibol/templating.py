@@ -11,6 +11,7 @@ from flask_login import current_user
 
 from .assets import STATIC_DIR
 from .models import MODULES, ModuleId
+from .permissions import can
 
 MANILA = ZoneInfo("Asia/Manila")
 _versions: dict[str, str] = {}
@@ -42,8 +43,13 @@ def today() -> datetime:
     return datetime.now(MANILA)
 
 
+def user_can(action: str) -> bool:
+    """In templates: `{% if can("household.reward.write") %}` (sibol/permissions.py)."""
+    return can(current_user, action)
+
+
 def init_templating(app: Flask) -> None:
     if app.debug:
         _versions.clear()
-    app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items)
+    app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items, can=user_can)
     app.context_processor(lambda: {"today": today()})

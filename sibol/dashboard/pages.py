@@ -62,7 +62,7 @@ def _errors(err: ServiceError) -> dict:
 
 
 @bp.post("/dashboard/waste-collections")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_waste():
     data = {k: request.form.get(k) for k in ("street", "collectedOn", "weightKg")}
     try:
@@ -74,7 +74,7 @@ def record_waste():
 
 
 @bp.post("/dashboard/energy-readings")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_energy():
     data = {k: request.form.get(k) for k in ("month", "kilowatts")}
     try:

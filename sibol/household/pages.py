@@ -162,7 +162,7 @@ def _schedule_form() -> dict:
 
 
 @bp.post("/household/schedules")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def add_schedule():
     data = _schedule_form()
     try:
@@ -176,7 +176,7 @@ def add_schedule():
 
 
 @bp.post("/household/schedules/<int:schedule_id>")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def edit_schedule(schedule_id: int):
     schedule = service.get_schedule(schedule_id)  # NotFound -> the 404 page
     data = _schedule_form()
@@ -196,7 +196,7 @@ def edit_schedule(schedule_id: int):
 
 
 @bp.post("/household/rewards")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.reward.write")
 def add_reward():
     data = {name: request.form.get(name) for name in ("reward", "status", "points", "area")}
     image = request.files.get("image")
@@ -213,7 +213,7 @@ def add_reward():
 
 
 @bp.get("/household/rewards/<int:reward_id>/image")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def reward_image(reward_id: int):
     try:
         path, mimetype = service.reward_image(reward_id)
@@ -231,7 +231,7 @@ def image_response(path, mimetype: str):
 
 
 @bp.post("/household/point-rule")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.point_rule.write")
 def save_point_rule():
     data = {"wasteKg": request.form.get("wasteKg"), "points": request.form.get("points")}
     try:
@@ -245,7 +245,7 @@ def save_point_rule():
 
 
 @bp.post("/household/members")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.member.write")
 def add_member():
     data = {name: request.form.get(name) for name in ("name", "barangay", "points", "status")}
     try:
@@ -263,7 +263,7 @@ def add_member():
 
 
 @bp.post("/household/members/<int:member_id>/waste")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.waste.credit")
 def record_waste(member_id: int):
     member = service.get_member(member_id)  # NotFound -> the 404 page
     data = {"wasteKg": request.form.get("wasteKg")}
@@ -287,7 +287,7 @@ def record_waste(member_id: int):
 
 
 @bp.post("/household/rewards/<int:reward_id>/claims")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.claim.create")
 def claim_reward(reward_id: int):
     reward = service.get_reward(reward_id)  # NotFound -> the 404 page
     data = {"memberId": request.form.get("memberId")}

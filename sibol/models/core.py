@@ -53,7 +53,7 @@ MODULES = {
 ROLE_DEFAULT_MODULES = {
     RoleId.ADMIN: [1, 2, 3, 4, 5, 6],
     RoleId.STAFF: [1, 2, 3, 4, 5],
-    RoleId.OPERATOR: [1, 2, 3, 5],
+    RoleId.OPERATOR: [1, 2, 3, 4, 5],  # Household: credit waste, redeem claims (issue 13)
     RoleId.HOUSEHOLD: [1, 4, 5],
 }
 

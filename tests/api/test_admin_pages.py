@@ -110,7 +110,7 @@ def test_create_through_the_form_shows_the_password_once(client, admin):
     assert 'id="created-username">ben.santos<' in html
     assert password.replace("&amp;", "&") in outbox[0].body.replace("&amp;", "&")
     created = db.session.scalar(select(Account).where(Account.username == "ben.santos"))
-    assert sorted(created.module_ids) == [1, 2, 3, 5]  # no box ticked: the Operator defaults
+    assert sorted(created.module_ids) == [1, 2, 3, 4, 5]  # no box ticked: the Operator defaults
     assert "ben.santos" in rows(client.get("/admin").get_data(as_text=True))
 
 
