@@ -33,6 +33,7 @@ from ..models import (
 )
 from ..models.admin import AuditAction, AuditEntry
 from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from ..residents.resident import ensure_member_for
 from ..seed import generate_password
 
 USERNAME_MAX = 30
@@ -367,6 +368,7 @@ def create_account(
     )
     db.session.add(account)
     db.session.flush()
+    ensure_member_for(account)  # created active: a Household account gets its household now
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
@@ -438,6 +440,7 @@ def approve_account(actor: Account, account_id: int) -> Account:
     account.is_enabled = True
     account.rejection_reason = None
     link = set_password_url(account) if not account.password_hash else None
+    ensure_member_for(account)  # a Household account gets its household (issue 13)
     _audit(AuditAction.APPROVE, actor, account)
     db.session.commit()
     emails.send_email(

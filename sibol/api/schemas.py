@@ -753,3 +753,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[
     ("api.household.update_point_rule", "PUT")
 ]
+
+# Issue 13: each feature describes its own operations.
+from ..residents.openapi import OPERATIONS as _RESIDENT_OPERATIONS  # noqa: E402
+
+OPERATIONS.update(_RESIDENT_OPERATIONS)

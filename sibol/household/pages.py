@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import NotFound, ServiceError
-from ..models import ModuleId
+from ..models import ModuleId, RoleId
 from . import service
 from .rules import kg_text
 
@@ -143,6 +143,10 @@ def _render(
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
+    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household" (issue 13)
+        from ..residents.pages import my_household_page
+
+        return my_household_page()
     return _render()
 
 

@@ -17,11 +17,13 @@ from ..models import (
     CollectionSchedule,
     CollectionStatus,
     HouseholdMember,
+    MemberCollection,
     PointRule,
     Reward,
     RewardClaim,
     RewardStatus,
 )
+from ..templating import today
 from ..uploads import IMAGE_EXTENSIONS, sniff_image
 from . import rules
 
@@ -281,6 +283,10 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
         .where(HouseholdMember.id == member.id)
         .values(points=HouseholdMember.points + earned)
         .execution_options(synchronize_session=False)
+    )
+    # The member's own history ("My household"), in the same transaction.
+    db.session.add(
+        MemberCollection(member_id=member.id, collected_on=today().date(), waste_g=waste_g, points=earned)
     )
     db.session.commit()
     db.session.refresh(member)

@@ -3,7 +3,7 @@ anonymous callers (issue 13, part 1). The expectations are written out from the 
 from sibol/permissions.py, so a wrong entry in that table fails here.
 
 Admin and Barangay Staff: everything. Operator: credit waste, redeem claims, record a collection
-on the dashboard. Household: none of these writes (its own claims go through /api/me/household).
+on the dashboard. Household: none of these writes; only claims for itself (/api/me/household).
 A refused write answers 403 (API: JSON; page: the error page) and changes nothing.
 """
 
@@ -25,6 +25,7 @@ from sibol.models import (
     RoleId,
     WasteCollection,
 )
+from sibol.residents import claims
 from tests.factories import make_account, token_for
 from tests.factories_admin import fresh_identity_per_request, session_client
 from tests.factories_household import make_member, make_reward, make_schedule
@@ -143,6 +144,34 @@ WRITES = [
         CREW,
         form={"month": "2026-10", "kilowatts": "40"},
     ),
+    Write("api redeem claim", "POST", "/api/household/claims/redeem", CREW, json={"code": "{code}"}),
+    Write("page redeem claim", "POST", "/household/redeem", CREW, form={"code": "{code}"}),
+    Write("api cancel any claim", "POST", "/api/household/claims/{claim}/cancel", STAFF, json={}),
+    Write("page cancel any claim", "POST", "/household/claims/{claim}/cancel", STAFF, form={}),
+    Write(
+        "api link account",
+        "PUT",
+        "/api/household/members/{member}/account",
+        STAFF,
+        json={"username": "{linkable}"},
+    ),
+    Write(
+        "page link account",
+        "POST",
+        "/household/members/{member}/account",
+        STAFF,
+        form={"username": "{linkable}"},
+    ),
+    Write(
+        "api claim for itself",
+        "POST",
+        "/api/me/household/claims",
+        {"household"},
+        json={"rewardId": "{reward}"},
+    ),
+    Write(
+        "page claim for itself", "POST", "/household/my/claims", {"household"}, form={"rewardId": "{reward}"}
+    ),
 ]
 
 
@@ -166,6 +195,10 @@ def state() -> tuple:
         count(RewardClaim),
         count(HouseholdMember),
         db.session.scalar(select(func.sum(HouseholdMember.points))),
+        tuple(db.session.scalars(select(RewardClaim.state).order_by(RewardClaim.id))),
+        tuple(db.session.scalars(select(HouseholdMember.account_id).order_by(HouseholdMember.id))),
+        tuple(db.session.scalars(select(RewardClaim.state).order_by(RewardClaim.id))),
+        tuple(db.session.scalars(select(HouseholdMember.account_id).order_by(HouseholdMember.id))),
         None if rule is None else (rule.waste_g, rule.points),
         count(WasteCollection),
         count(EnergyReading),
@@ -195,12 +228,21 @@ def send(app, caller, write: Write, ids: dict):
 @pytest.mark.parametrize("kind", CALLERS)
 @pytest.mark.parametrize("write", WRITES, ids=[w.name for w in WRITES])
 def test_role_action_matrix(app, kind, write):
+    owner = make_member(points=100)
+    reward = make_reward(points=10)
+    claim = claims.reserve(owner, reward.id)
     ids = {
         "schedule": make_schedule().id,
-        "reward": make_reward(points=10).id,
+        "reward": reward.id,
         "member": make_member(points=100).id,
+        "claim": claim.id,
+        "code": claim.code,
+        "linkable": make_account(role=RoleId.HOUSEHOLD).username,
     }
     caller = None if kind == "anonymous" else make_account(role=ROLE_OF[kind])
+    if kind == "household":  # a resident with its own household and points
+        make_member(points=100).account_id = caller.id
+        db.session.commit()
     before = state()
     res = send(app, caller, write, ids)
     is_api = write.path.startswith("/api/")
