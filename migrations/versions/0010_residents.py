@@ -19,14 +19,26 @@ depends_on = None
 OPERATOR, HOUSEHOLD_MODULE = 3, 4
 
 
+def _account_index(*, unique: bool) -> None:
+    """Rebuild household_members.account_id's index. MariaDB will not drop an index its foreign
+    key uses, so the key is dropped first and added back (SQLite's batch copy does it in one)."""
+    fk = 'fk_household_members_account_id_accounts'
+    mysql = op.get_bind().dialect.name in ('mysql', 'mariadb')
+    if mysql:
+        op.drop_constraint(fk, 'household_members', type_='foreignkey')
+    with op.batch_alter_table('household_members', schema=None) as batch_op:
+        batch_op.drop_index('ix_household_members_account_id')
+        batch_op.create_index('ix_household_members_account_id', ['account_id'], unique=unique)
+    if mysql:
+        op.create_foreign_key(fk, 'household_members', 'accounts', ['account_id'], ['id'], ondelete='SET NULL')
+
+
 def upgrade():
     with op.batch_alter_table('accounts', schema=None) as batch_op:
         batch_op.add_column(sa.Column('contact_number', sa.String(length=40), nullable=True))
 
     # One member per account: the plain index becomes a unique one (several NULLs stay allowed).
-    with op.batch_alter_table('household_members', schema=None) as batch_op:
-        batch_op.drop_index('ix_household_members_account_id')
-        batch_op.create_index('ix_household_members_account_id', ['account_id'], unique=True)
+    _account_index(unique=True)
 
     with op.batch_alter_table('reward_claims', schema=None) as batch_op:
         batch_op.add_column(sa.Column('code', sa.String(length=16), nullable=True))
@@ -97,16 +109,9 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('email_changes', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_email_changes_account_id'))
+    # Dropping a table drops its indexes (MariaDB refuses to drop an index a foreign key uses).
     op.drop_table('email_changes')
-    with op.batch_alter_table('sign_ins', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_sign_ins_at'))
-        batch_op.drop_index(batch_op.f('ix_sign_ins_account_id'))
     op.drop_table('sign_ins')
-    with op.batch_alter_table('member_collections', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_member_collections_collected_on'))
-        batch_op.drop_index(batch_op.f('ix_member_collections_member_id'))
     op.drop_table('member_collections')
     with op.batch_alter_table('reward_claims', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_reward_claims_redeemed_by_id_accounts'), type_='foreignkey')
@@ -117,8 +122,6 @@ def downgrade():
         batch_op.drop_column('redeemed_at')
         batch_op.drop_column('state')
         batch_op.drop_column('code')
-    with op.batch_alter_table('household_members', schema=None) as batch_op:
-        batch_op.drop_index('ix_household_members_account_id')
-        batch_op.create_index('ix_household_members_account_id', ['account_id'], unique=False)
+    _account_index(unique=False)
     with op.batch_alter_table('accounts', schema=None) as batch_op:
         batch_op.drop_column('contact_number')
