@@ -758,3 +758,6 @@ OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[
 from ..residents.openapi import OPERATIONS as _RESIDENT_OPERATIONS  # noqa: E402
 
 OPERATIONS.update(_RESIDENT_OPERATIONS)
+from ..profile.openapi import OPERATIONS as _PROFILE_OPERATIONS  # noqa: E402
+
+OPERATIONS.update(_PROFILE_OPERATIONS)
