@@ -284,3 +284,26 @@ def test_dashboard_hides_record_forms_from_households(app):
     staff = make_account(role=RoleId.STAFF)
     page = session_client(app, staff).get("/dashboard").get_data(as_text=True)
     assert "Record a collection" in page and "Record a month" in page
+
+
+def test_household_page_shows_operators_only_what_they_may_do(app):
+    make_member("Rosa", points=500)
+    make_reward("Rice", points=10)
+    make_schedule(person="Ana Cruz")
+    operator = session_client(app, make_account(role=RoleId.OPERATOR))
+    staff = session_client(app, make_account(role=RoleId.STAFF))
+    for tab, staff_only, both in (
+        ("schedule", ['data-open-modal="add-schedule"', "Edit schedule of Ana Cruz"], []),
+        ("leaderboard", ['data-open-modal="add-household"'], ["Record waste for Rosa"]),
+        ("rewards", ['data-open-modal="add-reward"', 'aria-label="Claim Rice"'], []),
+        ("claimed", [], ["Redeem a claim"]),
+    ):
+        seen_by_operator = operator.get(f"/household?tab={tab}").get_data(as_text=True)
+        seen_by_staff = staff.get(f"/household?tab={tab}").get_data(as_text=True)
+        for text in staff_only:
+            assert text in seen_by_staff and text not in seen_by_operator, (tab, text)
+        for text in both:
+            assert text in seen_by_staff and text in seen_by_operator, (tab, text)
+    assert "data-points-edit" in staff.get("/household?tab=points").get_data(as_text=True)
+    points_page = operator.get("/household?tab=points").get_data(as_text=True)
+    assert '<div class="modal__actions" hidden>' in points_page
