@@ -3,25 +3,20 @@ redeem by code, cancel, the account link of a member."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint
 from flask_login import current_user
 
 from ..access import module_required
 from ..api import json_body, page_args, pick
-from ..errors import NotFound
 from ..household import service as household
+from ..household.api import _listing as listing_json
 from ..models import ModuleId
 from ..templating import today
 from . import claims, resident
+from .pages import qr_response
 from .serializers import collection_json, my_claim_json, overview_json, staff_claim_json
 
 bp = Blueprint("residents", __name__)
-
-
-def _png(data: bytes) -> Response:
-    response = Response(data, mimetype="image/png")
-    response.headers["Cache-Control"] = "private, no-store"
-    return response
 
 
 @bp.get("/me/household")
@@ -36,14 +31,7 @@ def my_household():
 def my_collections():
     member = resident.member_of(current_user)
     page, per_page = page_args()
-    result = resident.collections(member, page, per_page)
-    return {
-        "success": True,
-        "data": [collection_json(row) for row in result.rows],
-        "total": result.total,
-        "page": result.page,
-        "per_page": result.per_page,
-    }
+    return listing_json(resident.collections(member, page, per_page), collection_json)
 
 
 @bp.get("/me/household/claims")
@@ -77,10 +65,7 @@ def my_claim(claim_id: int):
 @bp.get("/me/household/claims/<int:claim_id>/qr.png")
 @module_required(ModuleId.HOUSEHOLD, action="resident.read")
 def my_claim_qr(claim_id: int):
-    claim = claims.claim_of(resident.member_of(current_user), claim_id)
-    if not claim.code:
-        raise NotFound("This claim has no code.")
-    return _png(claims.qr_png(claim.code))
+    return qr_response(resident.member_of(current_user), claim_id)
 
 
 @bp.post("/me/household/claims/<int:claim_id>/cancel")

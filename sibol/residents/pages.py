@@ -51,15 +51,20 @@ def cancel_my_claim(claim_id: int):
     return redirect(url_for("household.index", _anchor="claims"))
 
 
-@bp.get("/household/my/claims/<int:claim_id>/qr.png")
-@module_required(ModuleId.HOUSEHOLD, action="resident.read")
-def my_claim_qr(claim_id: int):
-    claim = claims.claim_of(resident.member_of(current_user), claim_id)
+def qr_response(member, claim_id: int) -> Response:
+    """The QR code PNG of one of the member's claims (another member's id: 404)."""
+    claim = claims.claim_of(member, claim_id)
     if not claim.code:
         raise NotFound("This claim has no code.")
     response = Response(claims.qr_png(claim.code), mimetype="image/png")
     response.headers["Cache-Control"] = "private, no-store"
     return response
+
+
+@bp.get("/household/my/claims/<int:claim_id>/qr.png")
+@module_required(ModuleId.HOUSEHOLD, action="resident.read")
+def my_claim_qr(claim_id: int):
+    return qr_response(resident.member_of(current_user), claim_id)
 
 
 # Staff and operators ---------------------------------------------------------------------------

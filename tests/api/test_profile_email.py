@@ -7,44 +7,13 @@ from email import message_from_bytes
 from email.policy import default as default_policy
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from sibol.extensions import db
 from sibol.models import Account, RoleId
-from tests.auth_oauth_provider import free_port
+from tests.api.test_auth_smtp import app_overrides, smtp  # noqa: F401 - the real SMTP server fixtures
 from tests.factories import make_account
 from tests.factories_admin import fresh_identity_per_request, session_client
 from tests.factories_auth import link_in
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages: list = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
-        self.messages.append(envelope)
-        return "250 Message accepted for delivery"
-
-
-@pytest.fixture(scope="module")
-def smtp():
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield controller, inbox
-    controller.stop()
-
-
-@pytest.fixture
-def app_overrides(smtp):
-    controller, _inbox = smtp
-    return {
-        "MAIL_SERVER": "127.0.0.1",
-        "MAIL_PORT": controller.port,
-        "MAIL_SUPPRESS_SEND": False,
-        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
-        "SIBOL_BASE_URL": "http://localhost",
-    }
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +26,7 @@ def email_of(account_id: int) -> str | None:
     return db.session.get(Account, account_id).email
 
 
-def test_email_change_takes_effect_through_the_mailed_link(app, smtp):
+def test_email_change_takes_effect_through_the_mailed_link(app, smtp):  # noqa: F811
     _controller, inbox = smtp
     inbox.messages.clear()
     account = make_account(role=RoleId.HOUSEHOLD, email="old@example.test")
@@ -89,7 +58,7 @@ def test_email_change_takes_effect_through_the_mailed_link(app, smtp):
     assert app.test_client().get("/profile/email/confirm?token=forged").status_code == 400
 
 
-def test_email_change_by_api_and_a_newer_request_replaces_the_older_link(app, smtp, api_headers):
+def test_email_change_by_api_and_a_newer_request_replaces_the_older_link(app, smtp, api_headers):  # noqa: F811
     _controller, inbox = smtp
     inbox.messages.clear()
     account = make_account(email="first@example.test")
