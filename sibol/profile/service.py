@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from flask import current_app, g, request
 from flask_login import login_user
 from sqlalchemy import func, select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
@@ -28,6 +29,12 @@ NAME_RE = re.compile(r"^[^\W\d_]+(?:[ .'-]+[^\W\d_]+)*\.?$")
 
 
 # Sign-ins --------------------------------------------------------------------------------------
+
+
+def _rows_changed(statement) -> int:
+    """Runs an UPDATE and answers how many rows it changed (the race checks read this)."""
+    result: CursorResult = db.session.execute(statement)  # type: ignore[assignment]
+    return result.rowcount
 
 
 def record_sign_in(account: Account, method: str) -> None:
@@ -235,12 +242,12 @@ def confirm_email_change(raw: object) -> Account:
         raise Invalid("This link is not valid.", field="token")
     if _email_taken(change.new_email, account):
         raise Conflict("Another account uses this e-mail address now.", field="email")
-    done = db.session.execute(
+    done = _rows_changed(
         update(EmailChange)
         .where(EmailChange.id == change.id, EmailChange.used_at.is_(None))
         .values(used_at=utcnow())
     )
-    if done.rowcount != 1:
+    if done != 1:
         db.session.rollback()
         raise Invalid("This link was already used.", field="token")
     account.email = change.new_email

@@ -14,6 +14,7 @@ import secrets
 
 import segno
 from sqlalchemy import func, select, update
+from sqlalchemy.engine import CursorResult
 
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
@@ -24,6 +25,12 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or
 CODE_LENGTH = 8
 CODE_PREFIX = "SIBOL-"  # in the QR image, so a scan of some other code is recognisably wrong
 MAX_OPEN_CLAIMS = 20
+
+
+def _rows_changed(statement) -> int:
+    """Runs an UPDATE and answers how many rows it changed (the race checks read this)."""
+    result: CursorResult = db.session.execute(statement)  # type: ignore[assignment]
+    return result.rowcount
 
 
 def new_code() -> str:
@@ -98,13 +105,13 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
     if (open_count or 0) >= MAX_OPEN_CLAIMS:
         raise Conflict(f"You have {MAX_OPEN_CLAIMS} open claims; pick some up first.", field="rewardId")
     needed = reward.points_required
-    spent = db.session.execute(
+    spent = _rows_changed(
         update(HouseholdMember)
         .where(HouseholdMember.id == member.id, HouseholdMember.points >= needed)
         .values(points=HouseholdMember.points - needed)
         .execution_options(synchronize_session=False)
     )
-    if spent.rowcount != 1:
+    if spent != 1:
         db.session.rollback()
         db.session.refresh(member)
         raise Conflict(
@@ -136,13 +143,13 @@ def find_by_code(raw: object) -> RewardClaim:
 
 def redeem(claim: RewardClaim, actor: Account) -> RewardClaim:
     """Hand the reward over: open -> redeemed, once. A second redemption is a Conflict (409)."""
-    done = db.session.execute(
+    done = _rows_changed(
         update(RewardClaim)
         .where(RewardClaim.id == claim.id, RewardClaim.state == ClaimState.OPEN)
         .values(state=ClaimState.REDEEMED, redeemed_at=utcnow(), redeemed_by_id=actor.id)
         .execution_options(synchronize_session=False)
     )
-    if done.rowcount != 1:
+    if done != 1:
         db.session.rollback()
         raise _closed(claim)
     db.session.commit()
@@ -152,13 +159,13 @@ def redeem(claim: RewardClaim, actor: Account) -> RewardClaim:
 
 def cancel(claim: RewardClaim) -> RewardClaim:
     """open -> cancelled and the reserved points back to the member, in one transaction."""
-    done = db.session.execute(
+    done = _rows_changed(
         update(RewardClaim)
         .where(RewardClaim.id == claim.id, RewardClaim.state == ClaimState.OPEN)
         .values(state=ClaimState.CANCELLED, cancelled_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    if done.rowcount != 1:
+    if done != 1:
         db.session.rollback()
         raise _closed(claim)
     db.session.execute(

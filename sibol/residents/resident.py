@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
@@ -194,5 +195,11 @@ def link_account(member_id: int, username: object) -> HouseholdMember:
     if other is not None and other.id != member.id:
         raise Conflict(f"{account.username} is already linked to {other.name}.", field="username")
     member.account_id = account.id
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # linked elsewhere at the same moment: the unique index refused it
+        db.session.rollback()
+        raise Conflict(
+            f"{account.username} is already linked to another household.", field="username"
+        ) from None
     return member
