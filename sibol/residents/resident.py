@@ -57,22 +57,25 @@ def reserved_points(member: HouseholdMember) -> int:
     )
 
 
-def next_collection(member: HouseholdMember, today: date) -> CollectionSchedule | None:
-    """The earliest pending collection from today on whose areas include the member's area."""
-    area = (member.barangay or "").strip().lower()
-    if not area:
-        return None
-    in_area = select(CollectionArea.schedule_id).where(func.lower(CollectionArea.name) == area)
-    return db.session.scalar(
+def next_collection(member: HouseholdMember, today: date) -> tuple[CollectionSchedule | None, bool]:
+    """The earliest pending collection from today on whose areas include the member's area (its
+    barangay), and True; when none names it, the barangay's next pending collection and False
+    (members carry no purok, and schedules are usually by purok)."""
+    upcoming = (
         select(CollectionSchedule)
         .where(
-            CollectionSchedule.status == CollectionStatus.PENDING,
-            CollectionSchedule.collection_date >= today,
-            CollectionSchedule.id.in_(in_area),
+            CollectionSchedule.status == CollectionStatus.PENDING, CollectionSchedule.collection_date >= today
         )
         .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
         .limit(1)
     )
+    area = (member.barangay or "").strip().lower()
+    if area:
+        in_area = select(CollectionArea.schedule_id).where(func.lower(CollectionArea.name) == area)
+        mine = db.session.scalar(upcoming.where(CollectionSchedule.id.in_(in_area)))
+        if mine is not None:
+            return mine, True
+    return db.session.scalar(upcoming), False
 
 
 def affordable_rewards(member: HouseholdMember) -> list[Reward]:
@@ -130,6 +133,7 @@ class Overview:
     member: HouseholdMember
     reserved: int
     next_collection: CollectionSchedule | None
+    next_is_for_my_area: bool
     rewards: list[Reward]
     claims: list[RewardClaim]
     leaderboard: list[BoardRow]
@@ -138,10 +142,12 @@ class Overview:
 
 def overview(account: Account, today: date) -> Overview:
     member = member_of(account)
+    upcoming, for_my_area = next_collection(member, today)
     return Overview(
         member=member,
         reserved=reserved_points(member),
-        next_collection=next_collection(member, today),
+        next_collection=upcoming,
+        next_is_for_my_area=for_my_area,
         rewards=affordable_rewards(member),
         claims=claim_service.claims_of(member, limit=20),
         leaderboard=leaderboard(member),

@@ -56,6 +56,7 @@ def overview_json(view: Overview) -> dict:
         "points": member.points,
         "reservedPoints": view.reserved,
         "nextCollection": schedule_json(view.next_collection) if view.next_collection else None,
+        "nextCollectionIsForMyArea": view.next_is_for_my_area,
         "affordableRewards": [reward_json(r) for r in view.rewards],
         "claims": [my_claim_json(c) for c in view.claims],
         "recentCollections": [collection_json(c) for c in view.recent],

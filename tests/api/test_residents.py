@@ -120,7 +120,7 @@ def test_my_household_shows_balance_history_next_collection_rewards_and_board(ap
     make_reward("TV", points=5000)
     data = client.get("/api/me/household", headers=api_headers(account)).json
     assert data["points"] == 40 + 75  # 2.5 kg at the default 1 kg = 30 points
-    assert data["nextCollection"]["id"] == soon.id
+    assert data["nextCollection"]["id"] == soon.id and data["nextCollectionIsForMyArea"] is True
     assert [r["name"] for r in data["affordableRewards"]] == ["Rice 1 kg", "Soap"]
     names = [(row["name"], row["isMe"]) for row in data["leaderboard"]]
     assert names == [("Maria C.", False), ("Juan D.", True)]
@@ -156,6 +156,17 @@ def test_a_resident_never_sees_another_members_data(client, api_headers, app):
     # The staff views of members are closed to residents.
     assert client.get(f"/api/household/members/{other.id}/account", headers=h).status_code == 403
     assert client.get("/api/household/leaderboard", headers=h).status_code == 403
+
+
+def test_next_collection_falls_back_to_the_barangays_next_one(client, api_headers):
+    from datetime import date
+
+    account, _ = resident(barangay="Barangay Fortune")
+    make_schedule(areas=("Purok 1",), when=date(2000, 1, 1))  # past: never shown
+    later = make_schedule(areas=("Purok 7",), when=date(2099, 3, 1))
+    make_schedule(areas=("Purok 2",), when=date(2099, 4, 1))
+    data = client.get("/api/me/household", headers=api_headers(account)).json
+    assert data["nextCollection"]["id"] == later.id and data["nextCollectionIsForMyArea"] is False
 
 
 def test_household_without_a_member_is_told_so(app, client, api_headers):

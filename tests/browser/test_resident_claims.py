@@ -67,3 +67,32 @@ def test_resident_claims_and_staff_redeem_the_typed_code(live_server, browser, b
     assert row.find_element(By.CSS_SELECTOR, ".claim-state").text == "Redeemed"
     assert browser.find_element(By.ID, "points-balance").text == "150"
     assert not row.find_elements(By.XPATH, ".//button[text()='Cancel claim']")
+
+
+def test_new_pages_have_no_serious_accessibility_violations(live_server, browser, in_app):
+    from tests.browser.test_accessibility import UNLABELED, axe_violations, describe
+
+    with in_app():
+        home = make_account(role=RoleId.HOUSEHOLD)
+        member = make_member("Iris Tan", points=300)
+        member.account_id = home.id
+        db.session.commit()
+        make_reward("Eco bag", points=100)
+        home_name, staff_name, member_id = home.username, make_account(role=RoleId.STAFF).username, member.id
+    browser.set_script_timeout(30)
+    problems = {}
+    for username, routes in (
+        (home_name, ["/household", "/profile"]),
+        (staff_name, ["/household/redeem", f"/household/members/{member_id}/account"]),
+    ):
+        browser.delete_all_cookies()
+        sign_in(browser, live_server, username)
+        for route in routes:
+            browser.get(live_server.url + route)
+            found = axe_violations(browser)
+            if found:
+                problems[route] = describe(found)
+            unlabeled = browser.execute_script(UNLABELED)
+            if unlabeled:
+                problems[route + " labels"] = str(unlabeled)
+    assert not problems, "\n\n".join(f"{route}:\n{text}" for route, text in problems.items())
