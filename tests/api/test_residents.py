@@ -220,6 +220,8 @@ def test_redeem_spends_for_good_and_twice_is_409(client, api_headers):
     res = client.post("/api/household/claims/redeem", json={"code": code}, headers=api_headers(operator))
     assert res.status_code == 409 and res.json["message"] == "This claim was already redeemed."
     assert points_of(member.id) == 40
+    listed = client.get("/api/household/claims", headers=api_headers(operator)).json["data"]
+    assert [(c["code"], c["state"]) for c in listed] == [(code, "redeemed")]
     # A redeemed claim cannot be cancelled back into points.
     claim_id = (
         res.json
