@@ -307,3 +307,21 @@ def test_household_page_shows_operators_only_what_they_may_do(app):
     assert "data-points-edit" in staff.get("/household?tab=points").get_data(as_text=True)
     points_page = operator.get("/household?tab=points").get_data(as_text=True)
     assert '<div class="modal__actions" hidden>' in points_page
+
+
+def test_machine_and_maintenance_writes_need_a_crew_role_even_with_the_module(app, api_headers):
+    """A Household account an admin gave every module still cannot change machines or maintenance."""
+    from sibol.models import Area, Machine
+
+    area = db.session.scalar(select(Area).order_by(Area.id))
+    resident = make_account(role=RoleId.HOUSEHOLD, modules=[1, 2, 3, 4, 5])
+    operator = make_account(role=RoleId.OPERATOR)
+    client = app.test_client()
+    body = {"areaId": area.id, "name": "Digester 9"}
+    res = client.post("/api/machines", json=body, headers=api_headers(resident))
+    assert res.status_code == 403 and res.json["code"] == "forbidden"
+    assert client.get("/api/machines?page=1", headers=api_headers(resident)).status_code == 200  # reads stay
+    res = client.post("/api/maintenance/requests", json={"issue": "Leak"}, headers=api_headers(resident))
+    assert res.status_code == 403
+    assert db.session.scalar(select(func.count()).select_from(Machine)) == 0
+    assert client.post("/api/machines", json=body, headers=api_headers(operator)).status_code in (200, 201)
