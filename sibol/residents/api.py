@@ -9,7 +9,6 @@ from flask_login import current_user
 from ..access import module_required
 from ..api import json_body, page_args, pick
 from ..household import service as household
-from ..household.api import _listing as listing_json
 from ..models import ModuleId
 from ..templating import today
 from . import claims, resident
@@ -31,7 +30,14 @@ def my_household():
 def my_collections():
     member = resident.member_of(current_user)
     page, per_page = page_args()
-    return listing_json(resident.collections(member, page, per_page), collection_json)
+    result = resident.collections(member, page, per_page)
+    return {
+        "success": True,
+        "data": [collection_json(row) for row in result.rows],
+        "total": result.total,
+        "page": result.page,
+        "per_page": result.per_page,
+    }
 
 
 @bp.get("/me/household/claims")

@@ -18,13 +18,13 @@ from sqlalchemy.engine import CursorResult
 
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
-from ..household import service as household
-from ..models import Account, ClaimState, HouseholdMember, RewardClaim, RewardStatus, utcnow
+from ..models import Account, ClaimState, HouseholdMember, Reward, RewardClaim, RewardStatus, utcnow
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed at a desk
 CODE_LENGTH = 8
 CODE_PREFIX = "SIBOL-"  # in the QR image, so a scan of some other code is recognisably wrong
 MAX_OPEN_CLAIMS = 20
+MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist
 
 
 def _rows_changed(statement) -> int:
@@ -68,14 +68,14 @@ def claims_of(member: HouseholdMember, limit: int = 50) -> list[RewardClaim]:
 
 def claim_of(member: HouseholdMember, claim_id: int) -> RewardClaim:
     """The member's own claim; another member's id answers exactly as a missing one (404)."""
-    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= household.MAX_ID else None
+    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
     if claim is None or claim.member_id != member.id:
         raise NotFound("Claim not found.")
     return claim
 
 
 def get_claim(claim_id: int) -> RewardClaim:
-    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= household.MAX_ID else None
+    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
     if claim is None:
         raise NotFound("Claim not found.")
     return claim
@@ -89,10 +89,9 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
         if not reward_id.strip().isdigit() or len(reward_id.strip()) > 10:
             raise Invalid("Choose a reward.", field="rewardId")
         reward_id = int(reward_id)
-    try:
-        reward = household.get_reward(reward_id)
-    except NotFound:
-        raise NotFound("Reward not found.", field="rewardId") from None
+    reward = db.session.get(Reward, reward_id) if 0 < reward_id <= MAX_ID else None
+    if reward is None:
+        raise NotFound("Reward not found.", field="rewardId")
     if reward.status != RewardStatus.AVAILABLE:
         raise Conflict("This reward is not available.", field="rewardId")
     if not member.is_active:

@@ -116,7 +116,15 @@ def leaderboard(member: HouseholdMember) -> list[BoardRow]:
     return rows
 
 
-def collections(member: HouseholdMember, page: int = 1, per_page: int = 10) -> household.Page:
+@dataclass
+class HistoryPage:
+    rows: list[MemberCollection]
+    total: int
+    page: int
+    per_page: int
+
+
+def collections(member: HouseholdMember, page: int = 1, per_page: int = 10) -> HistoryPage:
     query = (
         select(MemberCollection)
         .where(MemberCollection.member_id == member.id)
@@ -125,7 +133,7 @@ def collections(member: HouseholdMember, page: int = 1, per_page: int = 10) -> h
     count = select(func.count(MemberCollection.id)).where(MemberCollection.member_id == member.id)
     total = db.session.scalar(count) or 0
     rows = list(db.session.scalars(query.limit(per_page).offset((page - 1) * per_page)))
-    return household.Page(rows, total, page, per_page)
+    return HistoryPage(rows, total, page, per_page)
 
 
 @dataclass
