@@ -25,7 +25,17 @@ from .templating import init_templating
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each feature is a package with pages.py and, when it has an API, api.py (each defines `bp`).
-FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "chat")
+FEATURES = (
+    "auth",
+    "admin",
+    "machines",
+    "dashboard",
+    "household",
+    "residents",
+    "profile",
+    "maintenance",
+    "chat",
+)
 
 
 class DatabaseId(IntegerConverter):

@@ -4,6 +4,10 @@ A view is wrapped by exactly one of:
   @public                      anyone, signed in or not
   @signed_in                   any active account, whatever its modules
   @module_required(ModuleId.X) an active account holding module X (admin routes: ModuleId.ADMIN)
+  @module_required(ModuleId.X, action="x.y")  ... and whose role the action allows
+                               (sibol/permissions.py: one table of action -> roles; unsafe
+                               methods on a module route without an action use the module's
+                               default write roles)
 
 The app-wide before_request hook enforces the declaration, so a route that declares nothing is
 refused with 403 (and logged), and the route-walk test fails for it.
@@ -21,6 +25,7 @@ from flask_login import current_user
 
 from .errors import json_error, wants_json
 from .models import MODULES, ModuleId
+from .permissions import role_may
 
 PUBLIC = "public"
 SIGNED_IN = "signed_in"
@@ -30,6 +35,7 @@ SIGNED_IN = "signed_in"
 class Access:
     kind: str  # PUBLIC, SIGNED_IN or "module"
     module: int | None = None
+    action: str | None = None
 
 
 def _declare(access: Access) -> Callable:
@@ -48,8 +54,19 @@ def signed_in(view: Callable) -> Callable:
     return _declare(Access(SIGNED_IN))(view)
 
 
-def module_required(module: int) -> Callable:
-    return _declare(Access("module", int(module)))
+def module_required(module: int, action: str | None = None) -> Callable:
+    return _declare(Access("module", int(module), action))
+
+
+def allows(access: Access, account, method: str) -> bool:
+    """Whether an active account may call a route with this declaration (module and role)."""
+    if access.kind == PUBLIC:
+        return True
+    if access.kind == SIGNED_IN:
+        return access.action is None or role_may(account.role_id, access.action, None, method)
+    if not account.has_module(access.module):
+        return False
+    return role_may(account.role_id, access.action, access.module, method)
 
 
 def access_of(endpoint: str | None, app: Flask | None = None) -> Access | None:
@@ -109,6 +126,13 @@ def enforce_access():
         message = f"Your account does not have access to {name}."
         if wants_json():
             return json_error(403, message, code="forbidden", module=access.module)
+        from flask import render_template
+
+        return render_template("errors/error.html", status=403, message=message), 403
+    if not role_may(current_user.role_id, access.action, access.module, request.method):
+        message = "Your role does not allow this."
+        if wants_json():
+            return json_error(403, message, code="forbidden", action=access.action)
         from flask import render_template
 
         return render_template("errors/error.html", status=403, message=message), 403

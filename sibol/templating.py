@@ -12,6 +12,7 @@ from flask_login import current_user
 from .assets import STATIC_DIR
 from .listing import page_link
 from .models import MODULES, ModuleId
+from .permissions import can
 from .presentation import init_presentation
 
 MANILA = ZoneInfo("Asia/Manila")
@@ -44,9 +45,16 @@ def today() -> datetime:
     return datetime.now(MANILA)
 
 
+def user_can(action: str) -> bool:
+    """In templates: `{% if can("household.reward.write") %}` (sibol/permissions.py)."""
+    return can(current_user, action)
+
+
 def init_templating(app: Flask) -> None:
     if app.debug:
         _versions.clear()
-    app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items, page_link=page_link)
+    app.jinja_env.globals.update(
+        static_url=static_url, nav_items=nav_items, page_link=page_link, can=user_can
+    )
     app.context_processor(lambda: {"today": today()})
     init_presentation(app)

@@ -35,6 +35,7 @@ from ..models import (
 from ..models.admin import AuditAction, AuditEntry
 from ..onetime import set_password_url
 from ..passwords import hash_password, password_advice
+from ..residents.resident import ensure_member_for
 from ..sessions import end_everything
 from ..validation import EMAIL_RE
 from .approval import apply_role, approval_role
@@ -259,6 +260,7 @@ def create_account(
     db.session.add(account)
     _commit_unique(flush_only=True)
     link = None if password else set_password_url(account)
+    ensure_member_for(account)  # created active: a Household account gets its household now
     _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
@@ -335,6 +337,7 @@ def approve_account(
     account.is_enabled = True
     account.rejection_reason = None
     link = set_password_url(account) if not account.password_hash else None
+    ensure_member_for(account)  # a Household account gets its household (issue 13)
     _audit(
         AuditAction.APPROVE,
         actor,

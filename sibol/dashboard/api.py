@@ -50,7 +50,7 @@ def summary():
 
 
 @bp.post("/waste-collections")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_waste():
     row = service.record_waste(json_body())
     return {
@@ -66,7 +66,7 @@ def record_waste():
 
 
 @bp.post("/energy-readings")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_energy():
     row = service.record_energy(json_body())
     return {

@@ -58,7 +58,7 @@ def _render(
 
 
 @bp.post("/dashboard/waste-collections")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_waste():
     data = {k: request.form.get(k) for k in ("street", "collectedOn", "weightKg")}
     try:
@@ -70,7 +70,7 @@ def record_waste():
 
 
 @bp.post("/dashboard/energy-readings")
-@module_required(ModuleId.DASHBOARD)
+@module_required(ModuleId.DASHBOARD, action="dashboard.record")
 def record_energy():
     data = {k: request.form.get(k) for k in ("month", "kilowatts")}
     try:

@@ -33,7 +33,7 @@ def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
 
 
 @bp.get("/schedules")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def schedules():
     q, status = _filters(service.COLLECTION_STATUSES)
     page, per_page = page_args()
@@ -53,7 +53,7 @@ def _schedule_body() -> dict:
 
 
 @bp.post("/schedules")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def create_schedule():
     schedule = service.create_schedule(_schedule_body())
     return {
@@ -64,13 +64,13 @@ def create_schedule():
 
 
 @bp.get("/schedules/<int:schedule_id>")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def schedule(schedule_id: int):
     return {"success": True, "schedule": schedule_json(service.get_schedule(schedule_id))}
 
 
 @bp.route("/schedules/<int:schedule_id>", methods=["PUT", "PATCH"])
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def update_schedule(schedule_id: int):
     data = _schedule_body()
     schedule = service.update_schedule(schedule_id, data)
@@ -78,7 +78,7 @@ def update_schedule(schedule_id: int):
 
 
 @bp.get("/leaderboard")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.roster.read")
 def leaderboard():
     q, status = _filters(service.MEMBER_STATUSES)
     page, per_page = page_args()
@@ -86,7 +86,7 @@ def leaderboard():
 
 
 @bp.get("/rewards")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def rewards():
     q, status = _filters(service.REWARD_STATUSES)
     page, per_page = page_args()
@@ -94,7 +94,7 @@ def rewards():
 
 
 @bp.post("/rewards")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.reward.write")
 def create_reward():
     """multipart/form-data (reward, status, points or eligibility, area, image) or JSON without image."""
     image = None
@@ -124,14 +124,14 @@ def create_reward():
 
 
 @bp.get("/rewards/<int:reward_id>/image")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def reward_image(reward_id: int):
     path, mimetype = reward_service.reward_image(reward_id)
     return image_response(path, mimetype)
 
 
 @bp.post("/rewards/<int:reward_id>/claims")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.claim.create")
 def claim_reward(reward_id: int):
     body = json_body()
     claim = reward_service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
@@ -139,7 +139,7 @@ def claim_reward(reward_id: int):
 
 
 @bp.get("/claims")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.roster.read")
 def claims():
     q, _ = _filters(())
     page, per_page = page_args()
@@ -147,13 +147,13 @@ def claims():
 
 
 @bp.get("/point-rule")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def point_rule():
     return {"success": True, "pointRule": point_rule_json(*service.point_rule())}
 
 
 @bp.route("/point-rule", methods=["PUT", "PATCH"])
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.point_rule.write")
 def update_point_rule():
     body = json_body()
     rule = service.update_point_rule(body, actor_id=current_user.id)

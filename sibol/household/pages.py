@@ -8,7 +8,7 @@ from flask_login import current_user
 from ..access import module_required
 from ..errors import NotFound, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
-from ..models import ModuleId
+from ..models import ModuleId, RoleId
 from ..rules import kg_text
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
@@ -128,6 +128,10 @@ def _render(
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
+    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household" (issue 13)
+        from ..residents.pages import my_household_page
+
+        return my_household_page()
     return _render()
 
 
@@ -147,7 +151,7 @@ def _schedule_form() -> dict:
 
 
 @bp.post("/household/schedules")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def add_schedule():
     data = _schedule_form()
     try:
@@ -161,7 +165,7 @@ def add_schedule():
 
 
 @bp.post("/household/schedules/<int:schedule_id>")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.schedule.write")
 def edit_schedule(schedule_id: int):
     schedule = service.get_schedule(schedule_id)  # NotFound -> the 404 page
     data = _schedule_form()
@@ -181,7 +185,7 @@ def edit_schedule(schedule_id: int):
 
 
 @bp.post("/household/rewards")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.reward.write")
 def add_reward():
     data = {name: request.form.get(name) for name in ("reward", "status", "points", "area")}
     image = request.files.get("image")
@@ -198,7 +202,7 @@ def add_reward():
 
 
 @bp.get("/household/rewards/<int:reward_id>/image")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.read")
 def reward_image(reward_id: int):
     try:
         path, mimetype = rewards.reward_image(reward_id)
@@ -208,7 +212,7 @@ def reward_image(reward_id: int):
 
 
 @bp.post("/household/point-rule")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.point_rule.write")
 def save_point_rule():
     data = {"wasteKg": request.form.get("wasteKg"), "points": request.form.get("points")}
     try:
@@ -222,7 +226,7 @@ def save_point_rule():
 
 
 @bp.post("/household/members")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.member.write")
 def add_member():
     data = {name: request.form.get(name) for name in ("name", "barangay", "points", "status")}
     try:
@@ -240,7 +244,7 @@ def add_member():
 
 
 @bp.post("/household/members/<int:member_id>/waste")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.waste.credit")
 def record_waste(member_id: int):
     member = service.get_member(member_id)  # NotFound -> the 404 page
     data = {"wasteKg": request.form.get("wasteKg")}
@@ -264,7 +268,7 @@ def record_waste(member_id: int):
 
 
 @bp.post("/household/rewards/<int:reward_id>/claims")
-@module_required(ModuleId.HOUSEHOLD)
+@module_required(ModuleId.HOUSEHOLD, action="household.claim.create")
 def claim_reward(reward_id: int):
     reward = rewards.get_reward(reward_id)  # NotFound -> the 404 page
     data = {"memberId": request.form.get("memberId")}

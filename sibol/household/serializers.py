@@ -61,6 +61,8 @@ def claim_json(claim: RewardClaim) -> dict:
         "rewardId": claim.reward_id,
         "points": claim.points_spent,
         "claimedAt": claim.claimed_at.isoformat() + "Z",
+        "state": claim.state,  # open (points reserved), redeemed or cancelled (issue 13)
+        "code": claim.code,
     }
 
 

@@ -16,9 +16,11 @@ from ..models import (
     CollectionSchedule,
     CollectionStatus,
     HouseholdMember,
+    MemberCollection,
     PointRule,
     RewardStatus,
 )
+from ..templating import today
 
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
@@ -238,6 +240,10 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
         .where(HouseholdMember.id == member.id)
         .values(points=HouseholdMember.points + earned)
         .execution_options(synchronize_session=False)
+    )
+    # The member's own history ("My household"), in the same transaction.
+    db.session.add(
+        MemberCollection(member_id=member.id, collected_on=today().date(), waste_g=waste_g, points=earned)
     )
     db.session.commit()
     db.session.refresh(member)

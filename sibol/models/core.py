@@ -53,7 +53,7 @@ MODULES = {
 ROLE_DEFAULT_MODULES = {
     RoleId.ADMIN: [1, 2, 3, 4, 5, 6],
     RoleId.STAFF: [1, 2, 3, 4, 5],
-    RoleId.OPERATOR: [1, 2, 3, 5],
+    RoleId.OPERATOR: [1, 2, 3, 4, 5],  # Household: credit waste, redeem claims (issue 13)
     RoleId.HOUSEHOLD: [1, 4, 5],
 }
 
@@ -114,6 +114,7 @@ class Account(Model):
     last_name: Mapped[str] = mapped_column(String(100), default="")
     email: Mapped[str | None] = mapped_column(String(254), unique=True)
     barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
+    contact_number: Mapped[str | None] = mapped_column(String(40))  # the profile's (issue 13)
     role_id: Mapped[int] = mapped_column(ForeignKey("roles.id"), index=True)
     status: Mapped[str] = mapped_column(String(20), default=AccountStatus.EMAIL_PENDING, index=True)
     is_enabled: Mapped[bool] = mapped_column(Boolean, default=True)  # the spec's IsActive

@@ -86,7 +86,10 @@ class HouseholdMember(Model):
     barangay: Mapped[str] = mapped_column(String(100), default="")
     points: Mapped[int] = mapped_column(Integer, default=0, index=True)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
-    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
+    # The Household account that sees this member as "My household" (one each; issue 13).
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True, unique=True
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -110,6 +113,13 @@ class RewardClaim(Model):
     member_id: Mapped[int] = mapped_column(ForeignKey("household_members.id", ondelete="CASCADE"), index=True)
     points_spent: Mapped[int] = mapped_column(Integer, default=0)
     claimed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    # Issue 13: a resident's claim reserves points (open) until staff redeem or someone cancels
+    # it; claims staff make for a member are redeemed at once. code: shown and in the QR image.
+    code: Mapped[str | None] = mapped_column(String(16), unique=True)
+    state: Mapped[str] = mapped_column(String(12), default="redeemed", server_default="redeemed", index=True)
+    redeemed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    redeemed_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime)
 
     reward: Mapped[Reward] = relationship(lazy="joined")
     member: Mapped[HouseholdMember] = relationship(lazy="joined")

@@ -86,7 +86,7 @@ def test_accounts_list_has_the_spec_fields(client, h, admin):
     juan = next(u for u in res.json["users"] if u["Username"] == "juan.cruz")
     assert juan["FirstName"] == "Juan" and juan["LastName"] == "Cruz"
     assert juan["Email"] == "juan@example.test" and juan["Barangay_id"] == first_barangay()
-    assert juan["Roles"] == RoleId.OPERATOR and juan["IsActive"] == 1 and juan["Access"] == [1, 2, 3, 5]
+    assert juan["Roles"] == RoleId.OPERATOR and juan["IsActive"] == 1 and juan["Access"] == [1, 2, 3, 4, 5]
     assert isinstance(juan["Account_id"], int)
 
 

@@ -107,7 +107,7 @@ def test_create_through_the_form_shows_the_password_once(client, admin):
     assert "A single-use link to set the password was e-mailed to ben@example.test." in html
     assert "/set-password?token=" in outbox[0].body and "Password:" not in outbox[0].body
     created = db.session.scalar(select(Account).where(Account.username == "ben.santos"))
-    assert sorted(created.module_ids) == [1, 2, 3, 5]  # no box ticked: the Operator defaults
+    assert sorted(created.module_ids) == [1, 2, 3, 4, 5]  # no box ticked: the Operator defaults
     assert "ben.santos" in rows(client.get("/admin").get_data(as_text=True))
 
 

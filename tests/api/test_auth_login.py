@@ -15,7 +15,7 @@ def test_login_returns_token_user_and_message(client):
     body = res.json
     assert body["token"] == body["accessToken"] and body["message"]
     assert body["user"]["Username"] == user.username and body["user"]["roleId"] == 3
-    assert body["user"]["user_modules"] == [1, 2, 3, 5] and body["user"]["role"] == "Operator"
+    assert body["user"]["user_modules"] == [1, 2, 3, 4, 5] and body["user"]["role"] == "Operator"
     # The same call started the page session.
     assert client.get("/dashboard").status_code == 200
 

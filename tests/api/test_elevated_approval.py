@@ -46,7 +46,7 @@ def test_admin_request_approved_with_another_role_gets_that_roles_modules(client
     asker = make_pending(username="wants.admin", role=RoleId.ADMIN)
     res = client.post(approve_url(asker), json={"role": 3}, headers=api_headers(admin))
     assert res.status_code == 200, res.json
-    assert res.json["user"]["Roles"] == 3 and res.json["user"]["Access"] == [1, 2, 3, 5]
+    assert res.json["user"]["Roles"] == 3 and res.json["user"]["Access"] == [1, 2, 3, 4, 5]
     entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "approve"))
     assert json.loads(entry.details) == {"role": 3, "requestedRole": 1}
 

@@ -146,7 +146,7 @@ def test_search_and_filter_schedules(client, headers):
 
 def test_schedules_need_the_household_module(client, api_headers):
     assert client.get("/api/household/schedules").status_code == 401
-    operator = make_account(role=RoleId.OPERATOR)  # modules 1, 2, 3, 5
+    operator = make_account(role=RoleId.OPERATOR)  # holds Household, but schedules are staff-only
     res = client.post("/api/household/schedules", json=GOOD, headers=api_headers(operator))
     assert res.status_code == 403 and count(CollectionSchedule) == 0
     household = make_account(role=RoleId.HOUSEHOLD)
@@ -205,7 +205,7 @@ def test_reward_images_need_the_household_module(client, api_headers):
     url = f"/api/household/rewards/{reward.id}/image"
     assert client.get(url).status_code == 401  # anonymous first: the test app context shares g
     assert client.get(f"/household/rewards/{reward.id}/image").status_code == 302
-    operator = make_account(role=RoleId.OPERATOR)
+    operator = make_account(role=RoleId.OPERATOR, modules=[1, 2, 3, 5])  # Household removed
     assert client.get(url, headers=api_headers(operator)).status_code == 403
 
 

@@ -264,7 +264,7 @@ def test_claim_for_an_unknown_reward(client, signed_in):
 
 
 def test_new_forms_need_the_household_module(client, login):
-    login(make_account(role=RoleId.OPERATOR))
+    login(make_account(role=RoleId.OPERATOR, modules=[1, 2, 3, 5]))  # Household removed
     rosa = make_member("Rosa", points=1000)
     reward = make_reward("Rice", points=10)
     for url, data in (

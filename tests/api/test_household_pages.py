@@ -273,7 +273,7 @@ def test_point_rule_edit_and_save_persist(client, signed_in):
 
 def test_household_needs_its_module(client, login):
     assert client.get("/household").status_code == 302
-    operator = make_account(role=RoleId.OPERATOR)
+    operator = make_account(role=RoleId.OPERATOR, modules=[1, 2, 3, 5])  # Household removed
     login(operator)
     assert client.get("/household").status_code == 403
     assert client.post("/household/schedules", data={}).status_code == 403

@@ -1,0 +1,88 @@
+"""/api/me: the signed-in account's profile, password, sign-ins and sessions."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from flask_login import current_user
+
+from ..access import signed_in
+from ..api import json_body
+from ..serializers import user_json
+from . import service
+
+bp = Blueprint("profile", __name__)
+
+
+def _me() -> dict:
+    return {
+        **user_json(current_user),
+        "contactNumber": current_user.contact_number,
+        "pendingEmail": service.pending_email(current_user),
+    }
+
+
+@bp.get("/me")
+@signed_in
+def me():
+    return {"success": True, "user": _me()}
+
+
+@bp.put("/me")
+@signed_in
+def update_me():
+    body = json_body()
+    email = body.pop("email", None)
+    data = {k: body[k] for k in ("firstName", "lastName", "contactNumber") if k in body}
+    if email is not None and email != current_user.email:
+        # Checked before anything is saved, so a bad address leaves the name unchanged too.
+        service.check_new_email(current_user, email)
+    service.update_profile(current_user, data)
+    message = "Profile saved."
+    if email is not None and email != current_user.email:
+        sent_to = service.request_email_change(current_user, email)
+        message = f"Profile saved. We sent a link to {sent_to}; your e-mail changes when you open it."
+    return {"success": True, "message": message, "user": _me()}
+
+
+@bp.post("/me/password")
+@signed_in
+def change_password():
+    body = json_body()
+    service.change_password(current_user, body.get("currentPassword"), body.get("newPassword"))
+    return {"success": True, "message": "Password changed. Every other session and token has ended."}
+
+
+@bp.get("/me/sign-ins")
+@signed_in
+def sign_ins():
+    return {
+        "success": True,
+        "data": [
+            {"at": s.at.isoformat() + "Z", "address": s.address, "method": s.method}
+            for s in service.recent_sign_ins(current_user)
+        ],
+    }
+
+
+@bp.get("/me/sessions")
+@signed_in
+def sessions():
+    return {
+        "success": True,
+        "data": [
+            {
+                "kind": s.kind,
+                "startedAt": s.started.isoformat() + "Z" if s.started else None,
+                "lastUsedAt": s.last_used.isoformat() + "Z" if s.last_used else None,
+                "current": s.current,
+            }
+            for s in service.active_sessions(current_user)
+        ],
+    }
+
+
+@bp.post("/me/sign-out-everywhere")
+@signed_in
+def sign_out_everywhere():
+    service.sign_out_everywhere(current_user)
+    return {"success": True, "message": "Every session and token of your account has ended."}

@@ -1,0 +1,52 @@
+"""OpenAPI descriptions of /api/me (merged into sibol/api/schemas.OPERATIONS)."""
+
+from __future__ import annotations
+
+from ..api.schemas import EMAIL, answer, obj
+
+PROFILE_FIELDS = {
+    "firstName": {"type": "string", "maxLength": 100},
+    "lastName": {"type": "string", "maxLength": 100},
+    "contactNumber": {
+        "type": ["string", "null"],
+        "maxLength": 40,
+        "description": "A phone number; empty clears it",
+    },
+    "email": {
+        **EMAIL,
+        "description": "A new address: it takes effect when the link e-mailed to it is opened",
+    },
+}
+SECRET = {"type": "string", "maxLength": 256}
+
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.profile.me", "GET"): {
+        "summary": "The signed-in account's profile",
+        "response": answer("user"),
+        "errors": [],
+    },
+    ("api.profile.update_me", "PUT"): {
+        "summary": "Change name and contact number; a new e-mail is confirmed by a link sent to it",
+        "body": obj(PROFILE_FIELDS),
+        "errors": ["400", "409", "415"],
+    },
+    ("api.profile.change_password", "POST"): {
+        "summary": "Change the password (the current one is required); every other session and token ends",
+        "body": obj({"currentPassword": SECRET, "newPassword": SECRET}, "currentPassword", "newPassword"),
+        "errors": ["400", "415"],
+    },
+    ("api.profile.sign_ins", "GET"): {
+        "summary": "The last 10 sign-ins: time, address, method (password or google)",
+        "response": answer("data", "array"),
+        "errors": [],
+    },
+    ("api.profile.sessions", "GET"): {
+        "summary": "The account's active sessions (API tokens; this browser)",
+        "response": answer("data", "array"),
+        "errors": [],
+    },
+    ("api.profile.sign_out_everywhere", "POST"): {
+        "summary": "End every session and token of the account, this one included",
+        "errors": [],
+    },
+}

@@ -1,0 +1,97 @@
+"""/profile: name and contact, e-mail change, password change, sign-ins, sessions."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, flash, redirect, render_template, request, url_for
+from flask_login import current_user, logout_user, user_logged_in
+
+from ..access import public, signed_in
+from ..errors import ServiceError
+from . import service
+
+bp = Blueprint("profile", __name__)
+
+
+def init_app(app: Flask) -> None:
+    user_logged_in.connect(service.on_user_logged_in, app)
+
+
+def _field_errors(err: ServiceError) -> dict[str, str]:
+    errors = err.extra.get("errors")
+    return errors if isinstance(errors, dict) and errors else {err.field or "form": err.message}
+
+
+def _render(
+    *, form: str | None = None, values: dict | None = None, errors: dict | None = None, status: int = 200
+):
+    return render_template(
+        "profile/index.html",
+        account=current_user,
+        form=form,
+        values=values or {},
+        errors=errors or {},
+        pending_email=service.pending_email(current_user),
+        sign_ins=service.recent_sign_ins(current_user),
+        sessions=service.active_sessions(current_user),
+    ), status
+
+
+@bp.get("/profile")
+@signed_in
+def index():
+    return _render()
+
+
+@bp.post("/profile")
+@signed_in
+def save_details():
+    data = {k: request.form.get(k, "") for k in ("firstName", "lastName", "contactNumber")}
+    try:
+        service.update_profile(current_user, data)
+    except ServiceError as err:
+        return _render(form="details", values=data, errors=_field_errors(err), status=err.status)
+    flash("Profile saved.", "success")
+    return redirect(url_for("profile.index"))
+
+
+@bp.post("/profile/email")
+@signed_in
+def change_email():
+    email = request.form.get("email", "")[:300]
+    try:
+        sent_to = service.request_email_change(current_user, email)
+    except ServiceError as err:
+        return _render(form="email", values={"email": email}, errors=_field_errors(err), status=err.status)
+    flash(f"We sent a link to {sent_to}. Your e-mail changes when you open it.", "success")
+    return redirect(url_for("profile.index"))
+
+
+@bp.get("/profile/email/confirm")
+@public
+def confirm_email():
+    try:
+        account = service.confirm_email_change(request.args.get("token", ""))
+    except ServiceError as err:
+        return render_template("profile/email_confirmed.html", error=err.message), err.status
+    return render_template("profile/email_confirmed.html", email=account.email, error=None)
+
+
+@bp.post("/profile/password")
+@signed_in
+def change_password():
+    try:
+        service.change_password(
+            current_user, request.form.get("currentPassword"), request.form.get("newPassword")
+        )
+    except ServiceError as err:
+        return _render(form="password", errors=_field_errors(err), status=err.status)
+    flash("Password changed. Every other session of your account has been signed out.", "success")
+    return redirect(url_for("profile.index"))
+
+
+@bp.post("/profile/sign-out-everywhere")
+@signed_in
+def sign_out_everywhere():
+    service.sign_out_everywhere(current_user)
+    logout_user()
+    return render_template("profile/signed_out.html")

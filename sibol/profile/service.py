@@ -1,0 +1,290 @@
+"""Profile rules: name and contact number, e-mail change (takes effect when the link sent to the
+new address is opened), password change (ends every other session and token), sign-ins, sessions."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flask import current_app, g, request
+from flask_login import login_user
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.exc import IntegrityError
+
+from .. import emails, rules, sessions
+from ..api.tokens import bearer_from_request, hash_secret
+from ..errors import Conflict, Invalid
+from ..extensions import db
+from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
+from ..models.auth import PageSession
+from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
+
+SIGN_INS_SHOWN = 10
+SIGN_INS_KEPT = 50
+EMAIL_CHANGE_LIFETIME = timedelta(hours=24)
+NAME_RE = re.compile(r"^[^\W\d_]+(?:[ .'-]+[^\W\d_]+)*\.?$")
+
+
+# Sign-ins --------------------------------------------------------------------------------------
+
+
+def _rows_changed(statement) -> int:
+    """Runs an UPDATE and answers how many rows it changed (the race checks read this)."""
+    result: CursorResult = db.session.execute(statement)  # type: ignore[assignment]
+    return result.rowcount
+
+
+def record_sign_in(account: Account, method: str) -> None:
+    """Adds the sign-in to the session (the sign-in's own commit stores it) and trims the oldest."""
+    db.session.add(
+        SignIn(
+            account_id=account.id,
+            at=utcnow(),
+            address=(request.remote_addr or "")[:64],
+            method=method,
+            user_agent=(request.user_agent.string or "")[:255],
+        )
+    )
+    old = (
+        select(SignIn.id).where(SignIn.account_id == account.id).order_by(SignIn.at.desc(), SignIn.id.desc())
+    )
+    stale = list(db.session.scalars(old.offset(SIGN_INS_KEPT - 1)))
+    if stale:
+        db.session.execute(delete(SignIn).where(SignIn.id.in_(stale)))
+
+
+def on_user_logged_in(_app, user: Account) -> None:
+    """flask_login's user_logged_in: the page form, the API login and Google all sign in here."""
+    if g.get("sibol_profile_relogin"):
+        return  # the password change re-signs this browser in: not a new sign-in
+    endpoint = request.endpoint or ""
+    method = SignInMethod.GOOGLE if "google" in endpoint.split(".") else SignInMethod.PASSWORD
+    record_sign_in(user, method)
+
+
+def recent_sign_ins(account: Account) -> list[SignIn]:
+    return list(
+        db.session.scalars(
+            select(SignIn)
+            .where(SignIn.account_id == account.id)
+            .order_by(SignIn.at.desc(), SignIn.id.desc())
+            .limit(SIGN_INS_SHOWN)
+        )
+    )
+
+
+# Sessions --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ActiveSession:
+    kind: str  # "browser" (this page session) or "token" (an API bearer token)
+    started: datetime | None
+    last_used: datetime | None
+    current: bool
+
+
+def active_sessions(account: Account) -> list[ActiveSession]:
+    """The account's live sessions: its recorded page sessions (sibol/sessions.py), newest
+    first, then its live API tokens."""
+    raw = bearer_from_request()
+    current_hash = hash_secret(raw) if raw else None
+    current_row = None if raw else sessions.current_row()
+    found = [
+        ActiveSession(
+            "browser", row.created_at, row.last_seen_at, current_row is not None and row.id == current_row.id
+        )
+        for row in sessions.listing(account)
+    ]
+    tokens = db.session.scalars(
+        select(ApiToken)
+        .where(
+            ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None), ApiToken.expires_at > utcnow()
+        )
+        .order_by(ApiToken.created_at.desc())
+        .limit(50)
+    )
+    found += [
+        ActiveSession("token", t.created_at, t.last_used_at, t.token_hash == current_hash) for t in tokens
+    ]
+    return found
+
+
+def _end_other_sessions(account: Account) -> None:
+    """Every page session and token of the account ends but the caller's own (the caller commits)."""
+    account.session_epoch = (account.session_epoch or 0) + 1
+    raw = bearer_from_request()
+    keep_row = None if raw else sessions.current_row()
+    pages = delete(PageSession).where(PageSession.account_id == account.id)
+    if keep_row is not None:
+        pages = pages.where(PageSession.id != keep_row.id)
+    db.session.execute(pages)
+    conditions = [ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None)]
+    if raw:
+        conditions.append(ApiToken.token_hash != hash_secret(raw))
+    db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
+
+
+def sign_out_everywhere(account: Account) -> None:
+    """Every page session and token of the account ends, the caller's too."""
+    sessions.end_everything(account)
+    db.session.commit()
+
+
+# Name and contact ------------------------------------------------------------------------------
+
+
+def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
+    text = rules.text(errors, value, field, label, max_length=100)
+    if text and not NAME_RE.match(text):
+        errors.add(field, f"{label} may hold only letters, spaces, hyphens, apostrophes and periods.")
+        return ""
+    return text
+
+
+def update_profile(account: Account, data: dict) -> Account:
+    """data: firstName, lastName, contactNumber (empty to clear). Only the fields sent change."""
+    errors = rules.Errors()
+    values: dict = {}
+    if "firstName" in data:
+        values["first_name"] = _name(errors, data.get("firstName"), "firstName", "First name")
+    if "lastName" in data:
+        values["last_name"] = _name(errors, data.get("lastName"), "lastName", "Last name")
+    if "contactNumber" in data:
+        raw = data.get("contactNumber")
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            values["contact_number"] = None
+        elif (
+            not isinstance(raw, str)
+            or not rules.PHONE_RE.match(raw.strip())
+            or sum(c.isdigit() for c in raw) < 7
+        ):
+            errors.add("contactNumber", "Contact number must be a phone number, like 0917 123 4567.")
+        else:
+            values["contact_number"] = " ".join(raw.split())
+    errors.raise_if_any()
+    for key, value in values.items():
+        setattr(account, key, value)
+    db.session.commit()
+    return account
+
+
+# E-mail change ---------------------------------------------------------------------------------
+
+
+def _email_taken(email: str, account: Account) -> bool:
+    other = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
+    return other is not None and other != account.id
+
+
+def check_new_email(account: Account, new_email: object) -> str:
+    if (
+        not isinstance(new_email, str)
+        or not rules.EMAIL_RE.match(new_email.strip())
+        or len(new_email.strip()) > 254
+    ):
+        raise Invalid("Enter a valid e-mail address.", field="email")
+    email = new_email.strip()
+    if account.email and email.lower() == account.email.lower():
+        raise Invalid("This is already your e-mail address.", field="email")
+    if _email_taken(email, account):
+        raise Conflict("Another account uses this e-mail address.", field="email")
+    return email
+
+
+def request_email_change(account: Account, new_email: object) -> str:
+    """Sends a link to the new address; the e-mail changes when it is opened. Returns the address."""
+    email = check_new_email(account, new_email)
+    now = utcnow()
+    db.session.execute(
+        update(EmailChange)
+        .where(EmailChange.account_id == account.id, EmailChange.used_at.is_(None))
+        .values(used_at=now)
+    )
+    raw = secrets.token_urlsafe(32)
+    db.session.add(
+        EmailChange(
+            account_id=account.id,
+            new_email=email,
+            token_hash=hash_secret(raw),
+            created_at=now,
+            expires_at=now + EMAIL_CHANGE_LIFETIME,
+        )
+    )
+    db.session.commit()
+    link = f"{current_app.config['SIBOL_BASE_URL']}/profile/email/confirm?token={raw}"
+    emails.send_email(
+        email, "Confirm your new e-mail address", "profile_email_change", account=account, link=link
+    )
+    return email
+
+
+def pending_email(account: Account) -> str | None:
+    return db.session.scalar(
+        select(EmailChange.new_email)
+        .where(
+            EmailChange.account_id == account.id,
+            EmailChange.used_at.is_(None),
+            EmailChange.expires_at > utcnow(),
+        )
+        .order_by(EmailChange.id.desc())
+        .limit(1)
+    )
+
+
+def confirm_email_change(raw: object) -> Account:
+    """Opens the link: the account's e-mail becomes the new address (once)."""
+    if not isinstance(raw, str) or not raw or len(raw) > 200:
+        raise Invalid("This link is not valid.", field="token")
+    change = db.session.scalar(select(EmailChange).where(EmailChange.token_hash == hash_secret(raw)))
+    if change is None or change.used_at is not None or change.expires_at <= utcnow():
+        raise Invalid(
+            "This link has expired or was already used. Ask for a new one from your profile.", field="token"
+        )
+    account = db.session.get(Account, change.account_id)
+    if account is None:  # pragma: no cover - the foreign key cascades
+        raise Invalid("This link is not valid.", field="token")
+    if _email_taken(change.new_email, account):
+        raise Conflict("Another account uses this e-mail address now.", field="email")
+    done = _rows_changed(
+        update(EmailChange)
+        .where(EmailChange.id == change.id, EmailChange.used_at.is_(None))
+        .values(used_at=utcnow())
+    )
+    if done != 1:
+        db.session.rollback()
+        raise Invalid("This link was already used.", field="token")
+    account.email = change.new_email
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("Another account uses this e-mail address now.", field="email") from None
+    return account
+
+
+# Password --------------------------------------------------------------------------------------
+
+
+def change_password(account: Account, current: object, new: object) -> None:
+    """Needs the current password; every other session and token of the account ends at once,
+    this browser (or this token) stays signed in."""
+    errors = rules.Errors()
+    if not isinstance(current, str) or not current:
+        errors.add("currentPassword", "Type your current password.")
+    elif not verify_password(account.password_hash, current):
+        errors.add("currentPassword", "Your current password is not right.")
+    if not isinstance(new, str) or not meets_password_rule(new):
+        errors.add("newPassword", PASSWORD_RULE_MESSAGE)
+    elif isinstance(current, str) and new == current:
+        errors.add("newPassword", "Choose a password different from the current one.")
+    errors.raise_if_any()
+    account.password_hash = hash_password(str(new))
+    _end_other_sessions(account)
+    db.session.commit()
+    if bearer_from_request() is None:
+        g.sibol_profile_relogin = True
+        login_user(account)  # this browser's cookie carries the new epoch
