@@ -24,7 +24,7 @@ from .templating import init_templating
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each feature is a package with pages.py and, when it has an API, api.py (each defines `bp`).
-FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "chat")
+FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "chat", "telemetry")
 
 
 class DatabaseId(IntegerConverter):
@@ -135,6 +135,8 @@ def register_request_hooks(app: Flask) -> None:
             return
         if g.get("sibol_bearer"):
             return  # a bearer token cannot be sent by another site's form
+        if getattr(app.view_functions.get(request.endpoint or ""), "sibol_csrf_exempt", False):
+            return  # authenticated by its own header (a device key), never by the cookie
         if request.path.startswith("/api/") and app.config["SESSION_COOKIE_NAME"] not in request.cookies:
             return  # no cookie, no ambient authority to forge (API clients such as a mobile app)
         if not app.config.get("WTF_CSRF_ENABLED", True):

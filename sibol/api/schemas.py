@@ -753,3 +753,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
 OPERATIONS[("api.household.update_point_rule", "PATCH")] = OPERATIONS[
     ("api.household.update_point_rule", "PUT")
 ]
+
+from ..telemetry import openapi as telemetry_openapi  # noqa: E402
+
+OPERATIONS.update(telemetry_openapi.OPERATIONS)
