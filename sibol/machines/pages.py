@@ -92,6 +92,10 @@ def index():
             context["additives"] = service.list_chemical_additives(machine_id, q)
         elif tab == "waste-container":
             context["containers"] = service.list_waste_containers(machine_id, q)
+        else:  # process-panels, analytics: the machine's telemetry
+            from ..telemetry.pages import tab_context
+
+            context.update(tab_context(tab, machine_id))
     return render_template("machines/index.html", **context)
 
 
