@@ -160,3 +160,16 @@ def test_notification_preferences_form(app):
     assert "account must be console, email or both" in text(bad) and 'id="account-both" checked' in text(bad)
     everything = web.post("/notifications/read-all", follow_redirects=True)
     assert "Every notification is marked read." in text(everything)
+
+
+def test_a_page_of_machines_says_when_each_last_reported(client, api_headers):
+    staff = make_account(role=RoleId.STAFF)
+    reporting, key = keyed_machine("Reporting Three")
+    silent = make_machine("Silent Four")
+    client.post("/api/telemetry", json={"ph": 7}, headers=device(key))
+    rows = client.get("/api/machines?per_page=10", headers=api_headers(staff)).json["data"]
+    by_id = {r["machine_id"]: r for r in rows}
+    assert by_id[reporting.id]["lastReading"] == "just now" and by_id[reporting.id]["lastReadingAt"].endswith(
+        "Z"
+    )
+    assert by_id[silent.id]["lastReading"] == "never" and by_id[silent.id]["lastReadingAt"] is None
