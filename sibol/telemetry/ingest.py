@@ -13,10 +13,9 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from flask import current_app
 from sqlalchemy import insert, select, update
 
-from ..errors import Invalid
+from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
@@ -125,8 +124,12 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
     """Validate every reading, then store the new ones, their rollups and alerts in one commit."""
     now = utcnow()
     readings = parse_body(body, now)
-    machine_id = device.machine_id
     db.session.commit()  # end the read of the key: the write below starts a fresh transaction
+    return store(device.machine_id, readings, now=now)
+
+
+def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResult:
+    """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit."""
     locked = db.session.execute(
         update(DeviceKey)
         .where(DeviceKey.machine_id == machine_id, DeviceKey.key_hash.is_not(None))
@@ -134,8 +137,6 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
     )
     if not locked.rowcount:  # revoked between the check and now
         db.session.rollback()
-        from ..errors import Unauthorized
-
         raise Unauthorized("Unknown or revoked device key.")
     wanted = {r["ts"] for r in readings}
     existing = set(
@@ -164,6 +165,4 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
             .values(last_reading_at=newest)
         )
     db.session.commit()
-    if new_rows:
-        current_app.logger.debug("machine %s: %d readings stored", machine_id, len(new_rows))
     return IngestResult(accepted=len(new_rows), duplicates=len(readings) - len(new_rows), notified=notified)
