@@ -173,3 +173,25 @@ def test_a_page_of_machines_says_when_each_last_reported(client, api_headers):
         "Z"
     )
     assert by_id[silent.id]["lastReading"] == "never" and by_id[silent.id]["lastReadingAt"] is None
+
+
+def test_dashboard_panels_use_readings_where_machines_report(app, client):
+    staff = make_account(role=RoleId.STAFF)
+    web = session_client(app, staff)
+    before = text(web.get("/dashboard"))
+    assert "Unit: kilowatts" in before  # no machine reports: the stored rows
+    _machine, key = keyed_machine("Digester Dash")
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=1)
+    readings = [
+        {
+            "ts": (hour + timedelta(minutes=m)).isoformat(),
+            "voltage_v": 250.0,
+            "current_a": 8.0,
+            "weight_kg": 20.0,
+        }
+        for m in (0, 30)
+    ]
+    client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
+    page = text(web.get("/dashboard"))
+    assert "Unit: kWh, from machine readings" in page and "<td>2.0</td>" in page  # 2000 W for an hour
+    assert re.search(r"<th scope=\"col\">Machine</th>.*?Digester Dash</td><td>40</td>", page, re.S)
