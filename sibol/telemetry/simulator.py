@@ -29,6 +29,18 @@ def simulated_machines(count: int) -> list[Machine]:
     return machines
 
 
+def post_reading(
+    http: requests.Session, base_url: str, key: str, reading: dict, ts: datetime
+) -> requests.Response:
+    """POST one reading as a controller does: its device key, ts in ISO 8601 UTC."""
+    return http.post(
+        f"{base_url}/api/telemetry",
+        json={**reading, "ts": ts.isoformat() + "Z"},
+        headers={"Authorization": f"Device {key}"},
+        timeout=15,
+    )
+
+
 def run(
     base_url: str,
     count: int,
@@ -60,14 +72,8 @@ def run(
                 echo(f"Machine #{machine.id} goes quiet for {state.silent_left} readings")
                 continue
             reading = reading_at(state, now, fault_rate=fault_rate)
-            reading["ts"] = now.isoformat() + "Z"
             try:
-                res = http.post(
-                    f"{base_url}/api/telemetry",
-                    json=reading,
-                    headers={"Authorization": f"Device {key}"},
-                    timeout=15,
-                )
+                res = post_reading(http, base_url, key, reading, now)
             except requests.RequestException as err:
                 echo(f"Machine #{machine.id}: {err}")
                 continue
