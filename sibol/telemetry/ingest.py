@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import CursorResult, insert, select, update
 
 from ..errors import Invalid, Unauthorized
 from ..extensions import db
@@ -135,7 +136,7 @@ def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResu
         .where(DeviceKey.machine_id == machine_id, DeviceKey.key_hash.is_not(None))
         .values(last_seen_at=now)
     )
-    if not locked.rowcount:  # revoked between the check and now
+    if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
         db.session.rollback()
         raise Unauthorized("Unknown or revoked device key.")
     wanted = {r["ts"] for r in readings}

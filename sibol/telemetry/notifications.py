@@ -8,9 +8,10 @@ the response is sent, and on every `flask telemetry-tick`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
 from flask import current_app
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, CursorResult, func, select, update
 
 from ..errors import Invalid, NotFound
 from ..extensions import db
@@ -160,7 +161,7 @@ def mark_all_read(account_id: int) -> int:
         .values(read_at=utcnow())
     )
     db.session.commit()
-    return result.rowcount
+    return cast(CursorResult, result).rowcount
 
 
 def preferences(account_id: int) -> dict[str, str]:
@@ -223,11 +224,11 @@ def deliver_pending(limit: int = 200) -> int:
             .values(email_state="sending")
         )
         db.session.commit()
-        if not claimed.rowcount:
+        if not cast(CursorResult, claimed).rowcount:
             continue
-        row = db.session.get(Notification, notification_id)
+        row = db.session.get_one(Notification, notification_id)
         ok = bool(email) and send_email(
-            email, row.title, "notification", name=first_name or username, notification=row
+            email or "", row.title, "notification", name=first_name or username, notification=row
         )
         row.email_state = "sent" if ok else "failed"
         db.session.commit()

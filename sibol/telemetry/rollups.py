@@ -7,6 +7,7 @@ so a chart over a year reads at most 365 daily rows per metric, whatever the fle
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -61,7 +62,13 @@ def add_readings(machine_id: int, rows: list[dict]) -> None:
         (r.period, r.start, r.metric): r
         for r in db.session.execute(
             select(
-                Rollup.period, Rollup.start, Rollup.metric, Rollup.min, Rollup.max, Rollup.sum, Rollup.count
+                Rollup.period,
+                Rollup.start,
+                Rollup.metric,
+                Rollup.min,
+                Rollup.max,
+                Rollup.sum,
+                Rollup.count.label("n"),
             ).where(Rollup.machine_id == machine_id, where)
         )
     }
@@ -78,7 +85,7 @@ def add_readings(machine_id: int, rows: list[dict]) -> None:
                     "min": min(old.min, lo),
                     "max": max(old.max, hi),
                     "sum": old.sum + total,
-                    "count": old.count + count,
+                    "count": old.n + count,
                 }
             )
     if inserts:
@@ -104,7 +111,7 @@ def purge_raw(days: int, *, now: datetime | None = None, batch: int = 10_000) ->
 def latest(machine_id: int) -> dict[str, dict]:
     """{metric: {"value", "ts"}} of each metric's newest raw reading."""
     found: dict[str, dict] = {}
-    recent = db.session.scalars(
+    recent: Iterable[Reading] = db.session.scalars(
         select(Reading).where(Reading.machine_id == machine_id).order_by(Reading.ts.desc()).limit(24)
     )
     for row in recent:
@@ -116,14 +123,14 @@ def latest(machine_id: int) -> dict[str, dict]:
         if metric in found:
             continue
         column = getattr(Reading, metric)
-        row = db.session.execute(
+        found_row = db.session.execute(
             select(Reading.ts, column)
             .where(Reading.machine_id == machine_id, column.is_not(None))
             .order_by(Reading.ts.desc())
             .limit(1)
         ).first()
-        if row is not None:
-            found[metric] = {"value": row[1], "ts": row[0]}
+        if found_row is not None:
+            found[metric] = {"value": found_row[1], "ts": found_row[0]}
     return {m: found[m] for m in METRICS if m in found}
 
 
@@ -159,7 +166,7 @@ def series(machine_id: int, metric: str, bucket: str, start: datetime, end: date
     """Points in [start, end): raw readings, 5-minute groups of them, or the rollups."""
     if bucket in ("1h", "1d"):
         rows = db.session.execute(
-            select(Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count)
+            select(Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count.label("n"))
             .where(
                 Rollup.machine_id == machine_id,
                 Rollup.period == bucket[-1],
@@ -170,7 +177,7 @@ def series(machine_id: int, metric: str, bucket: str, start: datetime, end: date
             .order_by(Rollup.start)
             .limit(MAX_POINTS)
         )
-        return [Point(r.start, r.min, r.max, r.sum / r.count, r.count) for r in rows]
+        return [Point(r.start, r.min, r.max, r.sum / r.n, r.n) for r in rows]
     raw = _raw_values(machine_id, metric, start, end)
     if bucket == "raw":
         return [Point(ts, v, v, v, 1) for ts, v in raw]
@@ -192,7 +199,7 @@ def _raw_values(machine_id: int, metric: str, start: datetime, end: datetime) ->
         .order_by(Reading.ts)
         .limit(MAX_POINTS)
     )
-    return [(r[0], float(r[1])) for r in rows]
+    return [(r[0], float(r[1])) for r in rows if r[1] is not None]
 
 
 def fleet_totals(period: str, start: datetime, end: datetime) -> dict[str, float]:

@@ -85,12 +85,12 @@ def process_panel(machine_id: int) -> dict:
     start = rollups.hour_start(now) - timedelta(hours=23)
     hourly: dict[str, dict[datetime, float]] = {m: {} for m in METRICS}
     for row in db.session.execute(
-        select(Rollup.metric, Rollup.start, Rollup.sum, Rollup.count).where(
+        select(Rollup.metric, Rollup.start, Rollup.sum, Rollup.count.label("n")).where(
             Rollup.machine_id == machine_id, Rollup.period == "h", Rollup.start >= start
         )
     ):
         if row.metric in hourly:
-            hourly[row.metric][row.start] = row.sum / row.count
+            hourly[row.metric][row.start] = row.sum / row.n
     hours = [start + timedelta(hours=i) for i in range(24)]
     device = db.session.get(DeviceKey, machine_id)
     newest = max((v["ts"] for v in latest.values()), default=None)
@@ -141,15 +141,15 @@ def analytics(machine_id: int, range_key: str) -> dict:
     period = "h" if bucket == "1h" else "d"
     cells: dict[str, dict[datetime, list[float]]] = {}
     for row in db.session.execute(
-        select(Rollup.metric, Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count).where(
-            Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start
-        )
+        select(
+            Rollup.metric, Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count.label("n")
+        ).where(Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start)
     ):
         key = _bucket_key(row.start, bucket)
         cell = cells.setdefault(row.metric, {}).setdefault(key, [row.min, row.max, 0.0, 0])
         cell[0], cell[1] = min(cell[0], row.min), max(cell[1], row.max)
         cell[2] += row.sum
-        cell[3] += row.count
+        cell[3] += row.n
     energy = _energy(machine_id, start, bucket)
     charts = []
     for metric in METRICS:
