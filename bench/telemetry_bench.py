@@ -29,23 +29,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
-from common import ADMIN_PASSWORD, percentile, summary, table
-from sqlalchemy import create_engine, insert, text
-from sqlalchemy.engine import make_url
+from common import ADMIN_PASSWORD, mysql_database, percentile, summary, table
+from sqlalchemy import insert
 
 from tests.support.servers import AppServer, server_env, setup_database
 
 MYSQL_DB = "sibol_bench_telemetry"
-METRICS = (
-    "weight_kg",
-    "ph",
-    "temperature_c",
-    "pressure_kpa",
-    "methane_pct",
-    "voltage_v",
-    "current_a",
-    "water_l",
-)
 
 
 def fake_values(rng: random.Random) -> dict:
@@ -264,22 +253,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="sibol-bench-") as folder:
             run("SQLite", f"sqlite:///{folder}/bench.sqlite3", args)
     if args.only in (None, "mysql"):
-        server_url = make_url(os.environ.get("SIBOL_BENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306"))
-        engine = create_engine(server_url.set(database=None))
-        try:
-            with engine.begin() as conn:
-                conn.execute(text(f"DROP DATABASE IF EXISTS `{MYSQL_DB}`"))
-                conn.execute(text(f"CREATE DATABASE `{MYSQL_DB}` CHARACTER SET utf8mb4"))
-        except Exception as err:  # noqa: BLE001 - report and go on without MariaDB
-            print(f"\nMariaDB skipped: {err.__class__.__name__}: {err}")
-            return
-        try:
-            url = server_url.set(database=MYSQL_DB, query={"charset": "utf8mb4"})
-            run("MariaDB", url.render_as_string(hide_password=False), args)
-        finally:
-            with engine.begin() as conn:
-                conn.execute(text(f"DROP DATABASE IF EXISTS `{MYSQL_DB}`"))
-            engine.dispose()
+        made = mysql_database(MYSQL_DB)
+        if made is not None:
+            url, drop = made
+            try:
+                run("MariaDB", url, args)
+            finally:
+                drop()
 
 
 if __name__ == "__main__":

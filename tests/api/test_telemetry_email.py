@@ -15,26 +15,17 @@ from sibol.models import RoleId, utcnow
 from sibol.models.telemetry import DeviceKey, Notification
 from sibol.telemetry import notifications
 from sibol.telemetry.cli import tick
+from tests.api.test_auth_smtp import Inbox
 from tests.auth_oauth_provider import free_port
 from tests.factories import make_account
 from tests.factories_telemetry import device, iso, keyed_machine
 
 
-class Inbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
-        self.messages.append(envelope)
-        return "250 Message accepted for delivery"
-
-
 @pytest.fixture(scope="module")
 def smtp():
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller = Controller(Inbox(), hostname="127.0.0.1", port=free_port())
     controller.start()
-    yield controller, inbox
+    yield controller, controller.handler
     controller.stop()
 
 

@@ -9,24 +9,12 @@ from datetime import UTC, datetime, timedelta
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from sibol.models import RoleId
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
-from tests.factories import DEFAULT_PASSWORD, make_account, make_machine
-
-
-def wait(browser, timeout: float = 10) -> WebDriverWait:
-    return WebDriverWait(browser, timeout)
-
-
-def sign_in(browser, server, username: str) -> None:
-    browser.get(f"{server.url}/login")
-    browser.find_element(By.ID, "username").send_keys(username)
-    browser.find_element(By.ID, "password").send_keys(DEFAULT_PASSWORD)
-    browser.find_element(By.ID, "sign-in").click()
-    wait(browser).until(EC.url_contains("/dashboard"))
+from tests.browser.test_maintenance_flow import sign_in, wait
+from tests.factories import make_account, make_machine
 
 
 def unread(browser) -> str:
