@@ -10,7 +10,7 @@ machines x 30 days = 864,000 readings: `--machines 100`). Then, with rate limiti
   * POST /api/telemetry, batches of 1 and of 100, --clients keep-alive clients for --seconds:
     readings stored per second;
   * GET /api/machines/{id}/telemetry/latest and a 30-day bucket=1h chart of one metric, random
-    machines: p50 / p95 latency.
+    machines, --read-clients at once (default 2, one per worker): p50 / p95 latency.
 MariaDB: SIBOL_BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306), database
 sibol_bench_telemetry, created and dropped.
 """
@@ -226,7 +226,7 @@ def run(label: str, database_url: str, args: argparse.Namespace) -> None:
             ("GET .../telemetry/latest", [f"/api/machines/{i}/telemetry/latest" for i in ids]),
             ("GET .../telemetry 30 d, 1h", [f"/api/machines/{i}/telemetry?{chart}" for i in ids]),
         ):
-            r = read_load(server.url, token, paths, args.seconds, 4)
+            r = read_load(server.url, token, paths, args.seconds, args.read_clients)
             rows.append(
                 [
                     case,
@@ -245,10 +245,14 @@ def main() -> None:
     parser.add_argument("--machines", type=int, default=10)
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=4)
-    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--clients", type=int, default=8, help="ingest clients")
+    parser.add_argument("--read-clients", type=int, default=2, help="read clients (one per worker)")
     parser.add_argument("--only", choices=("sqlite", "mysql"))
     args = parser.parse_args()
-    print(f"Telemetry benchmark: gunicorn 2 workers, {args.clients} ingest clients, {os.cpu_count()} CPUs")
+    print(
+        f"Telemetry benchmark: gunicorn 2 workers, {args.clients} ingest clients, "
+        f"{args.read_clients} read clients, {os.cpu_count()} CPUs"
+    )
     if args.only in (None, "sqlite"):
         with tempfile.TemporaryDirectory(prefix="sibol-bench-") as folder:
             run("SQLite", f"sqlite:///{folder}/bench.sqlite3", args)
