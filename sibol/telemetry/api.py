@@ -70,7 +70,9 @@ def revoke_device_key(machine_id: str):
     keys.get_machine(machine_id)
     require_editor()
     keys.revoke_key(machine_id)
-    return "", 204
+    response = current_app.response_class(status=204)
+    del response.headers["Content-Type"]  # no body, so no media type
+    return response
 
 
 @bp.post("/telemetry")

@@ -27,7 +27,11 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         },
         "errors": ["400", "404"],
     },
-    ("api.telemetry.revoke_device_key", "DELETE"): {"status": 204, "errors": ["400", "404"]},
+    ("api.telemetry.revoke_device_key", "DELETE"): {
+        "status": 204,
+        "success_content": {},
+        "errors": ["400", "404"],
+    },
     ("api.telemetry.post_telemetry", "POST"): {
         "status": 202,
         "summary": "Post readings, authenticated by `Authorization: Device <key>` only (no token, cookie or CSRF)",
