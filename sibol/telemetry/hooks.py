@@ -63,7 +63,8 @@ def _notify_on_flush(session: Session, _context) -> None:
 
 def _account_events(conn, account: Account) -> None:
     said = []
-    if _changed(account, "password_hash") and account.password_hash:
+    # A new password also ends the account's sessions; a hash upgraded at sign-in does not.
+    if _changed(account, "password_hash") and _changed(account, "session_epoch") and account.password_hash:
         said.append("Your password was changed.")
     if _changed(account, "role_id"):
         said.append("Your role was changed.")

@@ -122,7 +122,11 @@ def test_a_container_marked_full_tells_machine_staff(app):
 
 def test_an_accounts_own_events(app):
     account = make_account(role=RoleId.HOUSEHOLD)
+    account.password_hash = "rehashed at sign-in"  # same password, stronger hash: no event
+    db.session.commit()
+    assert kinds(account) == []
     account.password_hash = "changed"
+    account.session_epoch += 1
     account.modules = list(db.session.scalars(select(Module).where(Module.id.in_([1]))))
     db.session.commit()
     titles = set(db.session.scalars(select(Notification.title).where(Notification.account_id == account.id)))
