@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import cast
 
-from sqlalchemy import CursorResult, insert, select, update
+from sqlalchemy import CursorResult, case, insert, or_, select, update
 
 from ..errors import Invalid, Unauthorized
 from ..extensions import db
@@ -131,10 +131,16 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
 
 def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResult:
     """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit."""
+    # Every ts of the batch is stored once this commits (new, or already there), so the newest
+    # reading is known before the duplicate check.
+    newest = max(r["ts"] for r in readings)
+    last = DeviceKey.last_reading_at
     locked = db.session.execute(
         update(DeviceKey)
         .where(DeviceKey.machine_id == machine_id, DeviceKey.key_hash.is_not(None))
-        .values(last_seen_at=now)
+        .values(
+            last_seen_at=now, last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last)
+        )
     )
     if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
         db.session.rollback()
@@ -156,14 +162,5 @@ def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResu
         db.session.execute(insert(Reading), new_rows)
         rollups.add_readings(machine_id, new_rows)
         notified = alerts.evaluate(machine_id, new_rows, now=now)
-        newest = new_rows[-1]["ts"]
-        db.session.execute(
-            update(DeviceKey)
-            .where(
-                DeviceKey.machine_id == machine_id,
-                (DeviceKey.last_reading_at.is_(None)) | (DeviceKey.last_reading_at < newest),
-            )
-            .values(last_reading_at=newest)
-        )
     db.session.commit()
     return IngestResult(accepted=len(new_rows), duplicates=len(readings) - len(new_rows), notified=notified)
