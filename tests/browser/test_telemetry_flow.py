@@ -9,10 +9,15 @@ from datetime import UTC, datetime, timedelta
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
+from sqlalchemy import select
 
+from sibol.extensions import db
 from sibol.models import RoleId
+from sibol.models.telemetry import Alert
+from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
+from tests.browser.test_accessibility import axe_violations, describe
 from tests.browser.test_maintenance_flow import sign_in, wait
 from tests.factories import make_account, make_machine
 
@@ -73,3 +78,37 @@ def test_key_readings_panel_alert_bell_acknowledge(browser, live_server, in_app)
     acknowledged = wait(browser).until(EC.presence_of_element_located((By.ID, "acknowledged")))
     assert acknowledged.text.startswith("by Mara Santos")
     assert unread(browser) == "0"
+
+
+def test_telemetry_screens_have_no_serious_accessibility_violations(browser, live_server, in_app):
+    with in_app():
+        staff = make_account(role=RoleId.STAFF)
+        machine = make_machine("Digester Axe")
+        key = issue_key(machine.id, actor_id=None)
+        username, machine_id = staff.username, machine.id
+    http = requests.Session()
+    now = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    state = DigesterState(rng=random.Random(5))
+    for minutes in (90, 60, 30, 0):
+        reading = reading_at(state, now - timedelta(minutes=minutes))
+        post_reading(http, live_server.url, key, {**reading, "ph": 5.5}, now - timedelta(minutes=minutes))
+    with in_app():
+        alert_id = db.session.scalar(select(Alert.id).where(Alert.machine_id == machine_id))
+    sign_in(browser, live_server, username)
+    browser.set_script_timeout(30)
+    problems = {}
+    for route in (
+        f"/sibol-machines?tab=process-panels&machine={machine_id}",
+        f"/sibol-machines?tab=analytics&machine={machine_id}&range=7d",
+        f"/sibol-machines/machines/{machine_id}/device",
+        "/sibol-machines/alerts",
+        f"/sibol-machines/alerts?machine={machine_id}",
+        f"/sibol-machines/alerts/{alert_id}",
+        "/notifications",
+    ):
+        browser.get(live_server.url + route)
+        wait(browser).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        found = axe_violations(browser)
+        if found:
+            problems[route] = describe(found)
+    assert problems == {}
