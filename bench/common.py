@@ -54,3 +54,30 @@ def summary(benchmark: str, case: str, figures: str) -> None:
     if target:
         with open(target, "a") as fh:
             fh.write(json.dumps({"benchmark": benchmark, "case": case, "figures": figures}) + "\n")
+
+
+def mysql_database(name: str):
+    """A fresh MariaDB database `name` at SIBOL_BENCH_MYSQL_URL (default
+    mysql://root@127.0.0.1:3306): (url, drop) or None when the server is unreachable."""
+    import os
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    server_url = make_url(os.environ.get("SIBOL_BENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306"))
+    try:
+        server = create_engine(server_url.set(database=None))  # ImportError without mysqlclient
+        with server.begin() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
+            conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
+    except Exception as err:  # noqa: BLE001 - report and go on without MariaDB
+        print(f"\nMariaDB skipped: {err.__class__.__name__}: {err}")
+        return None
+
+    def drop() -> None:
+        with server.begin() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
+        server.dispose()
+
+    url = server_url.set(database=name, query={"charset": "utf8mb4"})
+    return url.render_as_string(hide_password=False), drop

@@ -22,9 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import summary  # noqa: E402
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from common import mysql_database, summary  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 
 from sibol import create_app, seed  # noqa: E402
 from sibol.api.tokens import issue_token  # noqa: E402
@@ -157,26 +156,18 @@ def run_sqlite(count: int, runs: int) -> None:
 
 
 def run_mysql(count: int, runs: int) -> None:
-    server_url = make_url(os.environ.get("SIBOL_BENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306"))
-    try:
-        server = create_engine(server_url.set(database=None))  # ImportError without mysqlclient
-        with server.begin() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS `{MYSQL_DB}`"))
-            conn.execute(text(f"CREATE DATABASE `{MYSQL_DB}` CHARACTER SET utf8mb4"))
-    except Exception as err:  # noqa: BLE001 - report and go on without MariaDB
-        print(f"\nMariaDB skipped: {err.__class__.__name__}: {err}")
+    made = mysql_database(MYSQL_DB)
+    if made is None:
         return
+    url, drop = made
     try:
-        url = server_url.set(database=MYSQL_DB, query={"charset": "utf8mb4"})
-        app, token, filled = build(url.render_as_string(hide_password=False), count)
+        app, token, filled = build(url, count)
         with app.app_context():
             results = measure(app, token, runs)
             db.engine.dispose()
         report(f"MariaDB ({MYSQL_DB}, dropped afterwards)", results, filled, count)
     finally:
-        with server.begin() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS `{MYSQL_DB}`"))
-        server.dispose()
+        drop()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -35,6 +35,7 @@ FEATURES = (
     "profile",
     "maintenance",
     "chat",
+    "telemetry",
 )
 
 
@@ -113,7 +114,7 @@ def _load_session_user(user_id: str):
     from .models import Account
 
     raw_id, _, epoch = str(user_id).partition(".")
-    if not raw_id.isdigit():
+    if not raw_id.isdecimal():
         return None
     account = db.session.get(Account, int(raw_id))
     if account is None:
@@ -159,6 +160,8 @@ def register_request_hooks(app: Flask) -> None:
             return
         if g.get("sibol_bearer"):
             return  # a bearer token cannot be sent by another site's form
+        if getattr(app.view_functions.get(request.endpoint or ""), "sibol_csrf_exempt", False):
+            return  # authenticated by its own header (a device key), never by the cookie
         if request.url_rule is None:
             return  # no route (404/405): nothing runs, and the error answers as JSON where asked
         if request.path.startswith("/api/"):

@@ -135,4 +135,8 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_OFFICE_PHONE": os.environ.get("SIBOL_OFFICE_PHONE", "(02) 8123 4567"),
         "SIBOL_OFFICE_EMAIL": os.environ.get("SIBOL_OFFICE_EMAIL", "sibol@barangay.local"),
         "SIBOL_OFFICE_ADDRESS": os.environ.get("SIBOL_OFFICE_ADDRESS", "Barangay Hall, Main Street"),
+        # Telemetry (docs/telemetry.md)
+        "SIBOL_TELEMETRY_RAW_DAYS": int(os.environ.get("SIBOL_TELEMETRY_RAW_DAYS", "90")),
+        "SIBOL_TELEMETRY_SILENT_MINUTES": int(os.environ.get("SIBOL_TELEMETRY_SILENT_MINUTES", "15")),
+        "SIBOL_TELEMETRY_RATE_LIMIT": os.environ.get("SIBOL_TELEMETRY_RATE_LIMIT", "120 per minute"),
     }

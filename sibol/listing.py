@@ -75,7 +75,7 @@ def page_args(default_per_page: int = DEFAULT_PER_PAGE) -> tuple[int, int]:
 
 def _lenient_number(name: str, default: int, upper: int) -> int:
     raw = request.args.get(name, "").strip()
-    if not raw.isdigit():
+    if not raw.isdecimal():
         return default
     if len(raw) > 9:  # far past any list (and past what int() reads quickly)
         return upper

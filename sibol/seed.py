@@ -42,7 +42,7 @@ SAMPLE_MACHINES = (
     ("SIBOL Machine 4", "Purok 4", None),
 )
 # Features that own sample rows provide sibol/<feature>/seed.py with sample_data().
-SAMPLE_FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance")
+SAMPLE_FEATURES = ("auth", "admin", "machines", "dashboard", "household", "maintenance", "telemetry")
 
 
 def _ensure_named(model, names) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import Flask, current_app, has_app_context
-from huey import Huey, RedisHuey, SqliteHuey
+from huey import Huey, RedisHuey, SqliteHuey, crontab
 
 from .config import mail_retry_settings, queue_url
 
@@ -94,6 +94,31 @@ def verification_mail(email: str) -> None:
     from .auth import mailings
 
     in_app(lambda: mailings.send_verification_again(email))
+
+
+@huey.task()
+def notification_mail() -> int:
+    """Notifications waiting for their e-mail (telemetry alerts and the like): each is rendered
+    and handed to `deliver` once (the rows are claimed, so two runs never send one twice)."""
+    from .telemetry import notifications
+
+    return in_app(notifications.deliver_pending)
+
+
+@huey.periodic_task(crontab(minute="*"))
+def telemetry_tick() -> dict[str, int]:
+    """Every minute on the consumer: silent machines, overdue maintenance, raw retention and
+    any notification e-mail still pending (`flask telemetry-tick` runs the same by hand)."""
+    from .telemetry.cli import tick
+
+    return in_app(tick)
+
+
+def queue_notification_mail() -> None:
+    try:
+        notification_mail()
+    except Exception:  # the queue's store unreachable: the tick sends them later
+        (current_app.logger if has_app_context() else log).exception("Could not queue notification mail")
 
 
 def queue_deliver(to: str, subject: str, body: str, html: str, template: str) -> None:

@@ -39,7 +39,7 @@ def _role_filter() -> int | None:
     raw = request.args.get("role", "").strip()
     if raw in ("", "all"):
         return None
-    if not raw.isdigit() or len(raw) > 9:
+    if not raw.isdecimal() or len(raw) > 9:
         raise Invalid("role must be a role id.", field="role")
     return service.check_role(int(raw)).id
 

@@ -29,7 +29,7 @@ def _actor():
 
 def _role_arg(known: set[int]) -> int | None:
     raw = request.args.get("role", "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 10 and int(raw) in known else None
+    return int(raw) if raw.isdecimal() and len(raw) < 10 and int(raw) in known else None
 
 
 def _back() -> str:
@@ -89,7 +89,7 @@ def _form_modules() -> list[str] | None:
 
 def _form_int(name: str) -> int | None:
     raw = request.form.get(name, "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+    return int(raw) if raw.isdecimal() and len(raw) < 10 else None
 
 
 @bp.get("/admin/accounts/new")
@@ -121,7 +121,7 @@ def create_account():
     values: dict[str, Any] = {
         key: form.get(key, "") for key in ("first_name", "last_name", "email", "role", "barangay")
     }
-    values["access"] = [int(v) for v in form.getlist("access") if v.isdigit() and len(v) < 10]
+    values["access"] = [int(v) for v in form.getlist("access") if v.isdecimal() and len(v) < 10]
     try:
         for key, label in (("first_name", "First name"), ("last_name", "Last name"), ("email", "Email")):
             if not values[key].strip():

@@ -85,7 +85,9 @@ def resolve_modules(values: Iterable) -> list[Module]:
             module = by_id.get(value)
         elif isinstance(value, str):
             text = value.strip()
-            module = by_id.get(int(text)) if text.isdigit() and len(text) < 10 else by_name.get(text.lower())
+            module = (
+                by_id.get(int(text)) if text.isdecimal() and len(text) < 10 else by_name.get(text.lower())
+            )
         elif isinstance(value, dict):  # {Module_id: ...} objects as the module list sends them
             raw = value.get("Module_id", value.get("id"))
             module = by_id.get(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None

@@ -100,7 +100,7 @@ def int_field(
         return None
     if isinstance(value, bool):
         raise Invalid(f"{label} must be a number.", field=names[0])
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         value = int(value.strip())
     if isinstance(value, float) and value.is_integer():
         value = int(value)

@@ -90,7 +90,7 @@ def role_value(body: dict) -> int | None:
         return None
     if isinstance(raw, bool):
         return 0
-    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) < 4:
+    if isinstance(raw, str) and raw.strip().isdecimal() and len(raw.strip()) < 4:
         return int(raw.strip())
     if isinstance(raw, int) or isinstance(raw, float) and raw.is_integer():
         return int(raw)

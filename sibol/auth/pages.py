@@ -121,7 +121,7 @@ def signup():
     if request.method == "POST":
         role = values["role"].strip()
         form = service.SignupForm(
-            role=(int(role) if role.isdigit() and len(role) < 4 else (0 if role else None)),
+            role=(int(role) if role.isdecimal() and len(role) < 4 else (0 if role else None)),
             first_name=values["firstName"],
             last_name=values["lastName"],
             email=values["email"],

@@ -107,9 +107,12 @@ def schedule_panel() -> list[dict]:
 
 
 def summary() -> dict:
+    # Where machines report, their readings; otherwise the stored rows (the spec's sample).
+    from ..telemetry.dashboard import energy_from_readings, waste_from_readings
+
     return {
-        "waste": waste_summary(),
-        "energy": energy_summary(),
+        "waste": waste_from_readings(PERIODS) or waste_summary(),
+        "energy": energy_from_readings() or energy_summary(),
         "schedule": schedule_panel(),
         "process": {"stages": list(PROCESS_STAGES), "step_seconds": PROCESS_STEP_SECONDS},
     }

@@ -40,7 +40,7 @@ def kg_filter(grams: int | None) -> str:
 def _target(arg: str, getter):
     """The row named by a dialog's address argument (?record=<member id>, ?claim=<reward id>)."""
     raw = request.args.get(arg, "")
-    if not raw.isdigit() or len(raw) > 10:
+    if not raw.isdecimal() or len(raw) > 10:
         return None
     try:
         return getter(int(raw))
@@ -91,7 +91,7 @@ def _render(
     if claim_reward is not None:
         # Active members, most points first (the people who can afford a reward lead the list).
         claim_members = [m for m, _ in service.list_leaderboard(None, "Active", 1, CLAIM_CHOICES).rows]
-    if edit_schedule is None and tab == "schedule" and request.args.get("edit", "").isdigit():
+    if edit_schedule is None and tab == "schedule" and request.args.get("edit", "").isdecimal():
         try:
             edit_schedule = service.get_schedule(int(request.args["edit"]))
             modal = modal or "edit-schedule"

@@ -34,7 +34,10 @@ def list_machines():
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
     result = service.search_machines(q, page, per_page, with_total=with_total)
-    body = page_json(result, machine_json, success=False)
+    from ..telemetry.views import last_reading_times
+
+    devices = last_reading_times([m.id for m in result.rows])
+    body = page_json(result, lambda m: {**machine_json(m), **_last_reading(devices.get(m.id))}, success=False)
     if not with_total:
         body["total"] = None
     return body
@@ -129,6 +132,13 @@ def add_waste_container(machine_id: str):
         status=_text(body, "status"),
     )
     return {"success": True, "data": waste_container_json(row)}, 201
+
+
+def _last_reading(device: dict | None) -> dict:
+    """Telemetry's additive fields on a page of machines: when it last reported."""
+    if device is None or device["last"] is None:
+        return {"lastReadingAt": None, "lastReading": "never"}
+    return {"lastReadingAt": device["last"].isoformat() + "Z", "lastReading": device["ago"]}
 
 
 def _text(body: dict, *names: str) -> str | None:

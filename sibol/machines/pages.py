@@ -82,6 +82,10 @@ def index():
             context["additives"] = service.list_chemical_additives(machine_id, q)
         elif tab == "waste-container":
             context["containers"] = service.list_waste_containers(machine_id, q)
+        else:  # process-panels, analytics: the machine's telemetry
+            from ..telemetry.pages import tab_context
+
+            context.update(tab_context(tab, machine_id))
     return render_template("machines/index.html", **context)
 
 
@@ -92,7 +96,7 @@ def _back(tab: str, **args) -> str:
 
 def _form_int(name: str) -> int | None:
     raw = request.form.get(name, "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+    return int(raw) if raw.isdecimal() and len(raw) < 10 else None
 
 
 @bp.post("/sibol-machines/machines")
@@ -123,7 +127,7 @@ def update_machine(machine_id: str):
         )
     except ServiceError as err:
         flash(f"Failed to update machine: {err.message}", "error")
-        return redirect(_back("machines", edit=machine_id if machine_id.isdigit() else None))
+        return redirect(_back("machines", edit=machine_id if machine_id.isdecimal() else None))
     flash("Machine updated successfully!", "success")
     return redirect(_back("machines"))
 

@@ -148,7 +148,7 @@ def all_machines() -> list[Machine]:
 def get_machine(machine_id: int | str | None) -> Machine:
     """The machine, or NotFound for unknown and malformed ids."""
     if isinstance(machine_id, str):
-        machine_id = int(machine_id) if machine_id.isdigit() and len(machine_id) < 12 else None
+        machine_id = int(machine_id) if machine_id.isdecimal() and len(machine_id) < 12 else None
     if not isinstance(machine_id, int) or not 1 <= machine_id <= MAX_ID:
         raise NotFound("Machine not found.")
     machine = db.session.get(Machine, machine_id)

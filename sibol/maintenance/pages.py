@@ -91,7 +91,7 @@ def _render(
         page = last_page(page, total, per_page)
         rows, total = list_requests(query, page=page, per_page=per_page)
     detail = None
-    if detail_id is None and request.args.get("request", "").isdigit():
+    if detail_id is None and request.args.get("request", "").isdecimal():
         detail_id = int(request.args["request"])
     if detail_id is not None:
         try:

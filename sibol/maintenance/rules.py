@@ -72,7 +72,7 @@ def parse_priority(value: object) -> str:
 def parse_id(value: object, field_name: str, label: str) -> int:
     if value is None or value == "" or (isinstance(value, str) and not value.strip()):
         raise Invalid(f"{label} is required.", field=field_name)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
         raise Invalid(f"{label} must be chosen from the list.", field=field_name)

@@ -84,7 +84,7 @@ def propose_request_number() -> int:
 
 
 def _proposed(value: object) -> int | None:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():
         value = int(value.strip())
     if isinstance(value, int) and not isinstance(value, bool) and NUMBER_MIN <= value <= NUMBER_MAX:
         return value

@@ -86,7 +86,7 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
     if isinstance(reward_id, bool) or not isinstance(reward_id, int | str):
         raise Invalid("Choose a reward.", field="rewardId")
     if isinstance(reward_id, str):
-        if not reward_id.strip().isdigit() or len(reward_id.strip()) > 10:
+        if not reward_id.strip().isdecimal() or len(reward_id.strip()) > 10:
             raise Invalid("Choose a reward.", field="rewardId")
         reward_id = int(reward_id)
     reward = db.session.get(Reward, reward_id) if 0 < reward_id <= MAX_ID else None

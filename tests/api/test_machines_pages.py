@@ -64,8 +64,8 @@ def test_machines_table_renders_on_the_server(signed_in):
     active = make_machine("Digester A", area="Purok 2", status_id=status_id("Active"))
     bare = make_machine("Digester B", area="Purok 3")
     html = text(page(signed_in, "?tab=machines"))
-    assert f"#{active.id} Digester A Purok 2 Active Edit" in html
-    assert f"#{bare.id} Digester B Purok 3 No Status Edit" in html
+    assert f"#{active.id} Digester A Purok 2 Active never Edit Device" in html
+    assert f"#{bare.id} Digester B Purok 3 No Status never Edit Device" in html
     assert "1-2 of 2" in html
 
 

@@ -81,12 +81,16 @@ def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app
     assert accept_alert(browser) == "Machine created successfully!"
     wait(browser).until(lambda d: "SIBOL Machine" in loaded(d))
     new_id = int(table_text(browser).split("SIBOL Machine ")[1].split()[0])
-    assert row_of(browser, new_id) == f"#{new_id} SIBOL Machine {new_id} Purok 2 No Status Edit"
+    assert row_of(browser, new_id) == f"#{new_id} SIBOL Machine {new_id} Purok 2 No Status never Edit Device"
 
     edit(browser, new_id, name="Renamed Digester", area="Purok 4", status="Offline")
-    wait(browser).until(lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 Offline Edit")
+    wait(browser).until(
+        lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 Offline never Edit Device"
+    )
     edit(browser, new_id, status="No Status")
-    wait(browser).until(lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 No Status Edit")
+    wait(browser).until(
+        lambda d: row_of(d, new_id) == f"#{new_id} Renamed Digester Purok 4 No Status never Edit Device"
+    )
 
     search = browser.find_element(By.ID, "machines-q")
     search.send_keys("RENAMED dig")

@@ -7,7 +7,7 @@ import { areaLabel, listOf, type Machine } from "./types";
 type Call = { method: string; url: string; body: unknown };
 
 const MACHINES: Machine[] = [
-  { machine_id: 7, Name: "Digester", Area_id: 2, Area_Name: "Purok 2", status_id: 1, status_name: "Active" },
+  { machine_id: 7, Name: "Digester", Area_id: 2, Area_Name: "Purok 2", status_id: 1, status_name: "Active", lastReading: "5 min ago" },
   { machine_id: 9, Name: "Orphan", Area_id: 42, Area_Name: null, status_id: null, status_name: null },
 ];
 
@@ -56,6 +56,9 @@ describe("MachinesTable", () => {
     expect(screen.getByText("Area 42")).toBeTruthy();
     expect(screen.getByText("No Status").className).toContain("badge--grey");
     expect(screen.getByText("1-2 of 2")).toBeTruthy();
+    expect(screen.getByText("5 min ago")).toBeTruthy(); // telemetry: last reading, or "never"
+    expect(screen.getByText("never")).toBeTruthy();
+    expect(screen.getByLabelText("Device key of machine #9").getAttribute("href")).toBe("/sibol-machines/machines/9/device");
   });
 
   it("shows the server's message, or the fallback, in a dismissible banner", async () => {

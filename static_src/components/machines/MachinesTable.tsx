@@ -132,6 +132,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
               <th scope="col">Machine Name</th>
               <th scope="col">Area</th>
               <th scope="col">Status</th>
+              <th scope="col">Last reading</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -140,11 +141,11 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
           <tbody>
             {loading ? (
               <tr className="table__empty">
-                <td colSpan={5}>Loading machines...</td>
+                <td colSpan={6}>Loading machines...</td>
               </tr>
             ) : machines.length === 0 ? (
               <tr className="table__empty">
-                <td colSpan={5}>No machines found. Click &apos;Add Machine&apos; to create one.</td>
+                <td colSpan={6}>No machines found. Click &apos;Add Machine&apos; to create one.</td>
               </tr>
             ) : (
               machines.map((m) => (
@@ -155,6 +156,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
                   <td>
                     <span className={statusBadgeClass(m.status_name)}>{m.status_name || "No Status"}</span>
                   </td>
+                  <td>{m.lastReading ?? "never"}</td>
                   <td>
                     <button
                       type="button"
@@ -163,7 +165,14 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
                       onClick={() => setDialog({ kind: "edit", machine: m })}
                     >
                       Edit
-                    </button>
+                    </button>{" "}
+                    <a
+                      className="btn btn--small"
+                      href={`/sibol-machines/machines/${m.machine_id}/device`}
+                      aria-label={`Device key of machine #${m.machine_id}`}
+                    >
+                      Device
+                    </a>
                   </td>
                 </tr>
               ))

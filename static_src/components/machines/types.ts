@@ -7,6 +7,8 @@ export interface Machine {
   Area_Name: string | null;
   status_id: number | null;
   status_name: string | null;
+  /** Telemetry: "5 min ago" or "never" (pages of /api/machines only). */
+  lastReading?: string;
 }
 
 export interface AreaOption {

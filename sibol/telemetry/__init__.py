@@ -1,0 +1,1 @@
+"""Telemetry: device keys, readings, rollups, thresholds, alerts and the notification centre."""

@@ -1,0 +1,201 @@
+"""/api: device keys, ingestion, latest values and series, thresholds, alerts, notifications."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, current_app, request
+from flask_login import current_user
+
+from ..access import module_required, public, signed_in
+from ..api import json_body
+from ..errors import Forbidden, Invalid
+from ..extensions import limiter
+from ..models import ModuleId, RoleId, utcnow
+from ..tasks import queue_notification_mail
+from . import alerts, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
+from .serializers import alert_json, notification_json, point_json, ts_json
+
+bp = Blueprint("telemetry", __name__)
+
+EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF)
+
+
+def require_editor() -> None:
+    """Keys and healthy ranges are changed by Admin and Barangay Staff only."""
+    if current_user.role_id not in EDITOR_ROLES:
+        raise Forbidden("Only Admin and Barangay Staff accounts can change this.")
+
+
+def _device_rate_key() -> str:
+    header = request.headers.get("Authorization", "")
+    return "device:" + keys.hash_key(header)[:32]
+
+
+def _device_rate() -> str:
+    return current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
+
+
+@bp.post("/machines/<machine_id>/device-key")
+@module_required(ModuleId.MACHINES)
+def issue_device_key(machine_id: str):
+    """Issue the machine's device key (shown once); any older key stops working"""
+    keys.get_machine(machine_id)
+    require_editor()
+    raw = keys.issue_key(machine_id, actor_id=current_user.id)
+    return {
+        "success": True,
+        "deviceKey": raw,
+        "message": "Copy this key now: it will not be shown again.",
+    }, 201
+
+
+@bp.delete("/machines/<machine_id>/device-key")
+@module_required(ModuleId.MACHINES)
+def revoke_device_key(machine_id: str):
+    """Revoke the machine's device key"""
+    keys.get_machine(machine_id)
+    require_editor()
+    keys.revoke_key(machine_id)
+    response = current_app.response_class(status=204)
+    del response.headers["Content-Type"]  # no body, so no media type
+    return response
+
+
+@bp.post("/telemetry")
+@public  # authenticated by the device key itself, below
+@limiter.limit(_device_rate, key_func=_device_rate_key)
+def post_telemetry():
+    """Post one reading or {readings: [...]} (Authorization: Device <key>)"""
+    device = keys.device_for_header(request.headers.get("Authorization"))
+    result = ingest.ingest(device, json_body())
+    if result.notified:
+        queue_notification_mail()  # the e-mail goes out from the task queue, not this request
+    return {"accepted": result.accepted, "duplicates": result.duplicates}, 202
+
+
+post_telemetry.sibol_csrf_exempt = True  # type: ignore[attr-defined]
+
+
+@bp.get("/machines/<machine_id>/telemetry/latest")
+@module_required(ModuleId.MACHINES)
+def latest(machine_id: str):
+    """The newest value and its time per metric"""
+    machine = keys.get_machine(machine_id)
+    values = rollups.latest(machine.id)
+    return {
+        "machineId": machine.id,
+        "data": {m: {"value": v["value"], "ts": ts_json(v["ts"])} for m, v in values.items()},
+    }
+
+
+def _time_arg(name: str, default: datetime) -> datetime:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        if raw.isdecimal() and len(raw) <= 15:
+            return datetime(1970, 1, 1) + timedelta(milliseconds=int(raw))
+        parsed = datetime.fromisoformat(raw.replace("Z", "+00:00")[:40])
+    except (ValueError, OverflowError):
+        raise Invalid(f"{name} must be ISO 8601 or epoch milliseconds.", field=name) from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    return parsed
+
+
+@bp.get("/machines/<machine_id>/telemetry")
+@module_required(ModuleId.MACHINES)
+def series(machine_id: str):
+    """One metric's points: raw readings, or 5m/1h/1d buckets (min, max, avg, count)"""
+    machine = keys.get_machine(machine_id)
+    end = _time_arg("to", utcnow())
+    start = _time_arg("from", end - timedelta(hours=24))
+    metric, bucket = rollups.check_series_args(
+        request.args.get("metric"), request.args.get("bucket"), start, end
+    )
+    points = rollups.series(machine.id, metric, bucket, start, end)
+    return {"metric": metric, "bucket": bucket, "data": [point_json(p) for p in points]}
+
+
+@bp.get("/machines/<machine_id>/thresholds")
+@module_required(ModuleId.MACHINES)
+def thresholds(machine_id: str):
+    """The machine's healthy range per metric (its own, or the defaults)"""
+    machine = keys.get_machine(machine_id)
+    ranges = alerts.ranges_for(machine.id)
+    return {"data": {m: {"min": lo, "max": hi} for m, (lo, hi) in ranges.items()}}
+
+
+@bp.put("/machines/<machine_id>/thresholds")
+@module_required(ModuleId.MACHINES)
+def update_thresholds(machine_id: str):
+    """Change some healthy ranges: {"ph": {"min": 6.5, "max": 8}} (Admin, Barangay Staff)"""
+    machine = keys.get_machine(machine_id)
+    require_editor()
+    alerts.set_ranges(machine.id, alerts.parse_ranges(json_body()), actor_id=current_user.id)
+    return thresholds(machine_id)
+
+
+@bp.get("/alerts")
+@module_required(ModuleId.MACHINES)
+def list_alerts():
+    """Alerts, newest first: state=open|closed|all, machine=<id>"""
+    state = request.args.get("state", "open")
+    if state not in alerts.ALERT_STATES:
+        raise Invalid("state must be open, closed or all.", field="state")
+    machine_id = None
+    if request.args.get("machine"):
+        machine_id = keys.get_machine(request.args["machine"]).id
+    return {"data": [alert_json(a) for a in alerts.list_alerts(state, machine_id)]}
+
+
+@bp.post("/alerts/<alert_id>/acknowledge")
+@module_required(ModuleId.MACHINES)
+def acknowledge(alert_id: str):
+    """Record that you have seen the alert"""
+    alert = alerts.acknowledge(alert_id, actor_id=current_user.id, actor_name=current_user.full_name)
+    return {"success": True, "data": alert_json(alert)}
+
+
+@bp.get("/notifications")
+@signed_in
+def list_notifications():
+    """Your notifications, newest first, and the unread count"""
+    unread_only = request.args.get("unread") in ("1", "true")
+    rows = notifications.list_for(current_user.id, unread_only=unread_only)
+    return {
+        "unread": notifications.unread_count(current_user.id),
+        "data": [notification_json(n) for n in rows],
+    }
+
+
+@bp.post("/notifications/<notification_id>/read")
+@signed_in
+def read_notification(notification_id: str):
+    """Mark one notification read"""
+    row = notifications.mark_read(current_user.id, notification_id)
+    return {"success": True, "data": notification_json(row)}
+
+
+@bp.post("/notifications/read-all")
+@signed_in
+def read_all_notifications():
+    """Mark every notification read"""
+    count = notifications.mark_all_read(current_user.id)
+    return {"success": True, "marked": count}
+
+
+@bp.get("/notifications/preferences")
+@signed_in
+def notification_preferences():
+    """How you are told of each kind of event: console, email or both"""
+    return {"data": notifications.preferences(current_user.id)}
+
+
+@bp.put("/notifications/preferences")
+@signed_in
+def update_notification_preferences():
+    """Choose console, email or both per kind of event"""
+    choices = notifications.parse_preferences(json_body())
+    return {"data": notifications.set_preferences(current_user.id, choices)}

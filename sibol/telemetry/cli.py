@@ -1,0 +1,59 @@
+"""flask telemetry-tick (periodic work) and flask simulate-devices."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app
+
+from ..models import utcnow
+
+
+def tick() -> dict[str, int]:
+    """The periodic work: silent machines, overdue maintenance, raw retention, pending e-mail."""
+    from . import alerts, hooks, notifications, rollups
+
+    now = utcnow()
+    return {
+        "silent_alerts": alerts.check_silence(now=now),
+        "overdue_notices": hooks.notify_overdue_maintenance(now.date()),
+        "purged_readings": rollups.purge_raw(current_app.config["SIBOL_TELEMETRY_RAW_DAYS"], now=now),
+        "emails_sent": notifications.deliver_pending(),
+    }
+
+
+def register_commands(app: Flask) -> None:
+    @app.cli.command("telemetry-tick")
+    def tick_command() -> None:
+        """Run the periodic telemetry work once (schedule it every minute)."""
+        for name, count in tick().items():
+            click.echo(f"{name}: {count}")
+
+    register_simulator(app)
+
+
+def register_simulator(app: Flask) -> None:
+    @app.cli.command("simulate-devices")
+    @click.option("--machines", "count", default=3, show_default=True, help="How many machines report.")
+    @click.option("--interval", default=5.0, show_default=True, help="Seconds between readings.")
+    @click.option("--duration", default=60.0, show_default=True, help="Seconds to run (0: until stopped).")
+    @click.option("--base-url", default=None, help="The console's address (default SIBOL_BASE_URL).")
+    @click.option("--fault-rate", default=0.03, show_default=True, help="Chance a reading starts a fault.")
+    @click.option(
+        "--silence-rate", default=0.01, show_default=True, help="Chance a machine goes quiet a while."
+    )
+    @click.option("--seed", "seed_value", default=None, type=int, help="Random seed (repeatable runs).")
+    def simulate_command(
+        count: int,
+        interval: float,
+        duration: float,
+        base_url: str | None,
+        fault_rate: float,
+        silence_rate: float,
+        seed_value: int | None,
+    ) -> None:
+        """Issue device keys for N machines and post realistic readings through the HTTP API."""
+        from .simulator import run
+
+        url = (base_url or current_app.config["SIBOL_BASE_URL"]).rstrip("/")
+        sent = run(url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo)
+        click.echo(f"Stored {sent} readings.")

@@ -1,0 +1,166 @@
+"""POST /api/telemetry: validate a whole request, then store it in one transaction.
+
+Nothing is written until every reading has passed, so a refused request stores nothing. The
+device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
+database lock on SQLite), so two requests of one machine never race on duplicates, rollups or
+alerts. Readings are kept at one-second resolution: a resend of the same (machine, ts) is a
+duplicate, counted and not stored twice.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import cast
+
+from sqlalchemy import CursorResult, case, insert, or_, select, update
+
+from ..errors import Invalid, Unauthorized
+from ..extensions import db
+from ..models import utcnow
+from ..models.telemetry import METRICS, DeviceKey, Reading
+from . import alerts, rollups
+from .metrics import metric_info
+
+MAX_READINGS = 500
+FUTURE_SLACK = timedelta(minutes=5)
+MAX_AGE = timedelta(days=30)
+EPOCH = datetime(1970, 1, 1)
+
+
+@dataclass
+class IngestResult:
+    accepted: int
+    duplicates: int
+    notified: int  # notifications created (e-mail may be pending for some)
+
+
+def _where(index: int | None, field: str) -> str:
+    return field if index is None else f"readings[{index}].{field}"
+
+
+def parse_ts(value: object, index: int | None, now: datetime) -> datetime:
+    """ISO 8601 with an offset, or epoch milliseconds; naive UTC, whole seconds."""
+    field = _where(index, "ts")
+    if value is None:
+        return now.replace(microsecond=0)
+    if isinstance(value, bool):
+        raise Invalid(f"{field} must be ISO 8601 with an offset or epoch milliseconds.", field=field)
+    if isinstance(value, int | float):
+        if not math.isfinite(value) or abs(value) > 1e14:
+            raise Invalid(f"{field} must be epoch milliseconds.", field=field)
+        ts = EPOCH + timedelta(milliseconds=int(value))
+    elif isinstance(value, str) and len(value) <= 40:
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise Invalid(f"{field} is not an ISO 8601 time.", field=field) from None
+        if parsed.tzinfo is None:
+            raise Invalid(f"{field} needs a UTC offset (e.g. 2026-05-01T08:00:00+08:00).", field=field)
+        ts = parsed.astimezone(UTC).replace(tzinfo=None)
+    else:
+        raise Invalid(f"{field} must be ISO 8601 with an offset or epoch milliseconds.", field=field)
+    ts = ts.replace(microsecond=0)
+    if ts > now + FUTURE_SLACK:
+        raise Invalid(f"{field} is more than 5 minutes in the future.", field=field)
+    if ts < now - MAX_AGE:
+        raise Invalid(f"{field} is older than 30 days.", field=field)
+    return ts
+
+
+def parse_reading(raw: object, index: int | None, now: datetime) -> dict:
+    """One reading as {"ts": datetime, metric: float, ...}; Invalid names index and field."""
+    if not isinstance(raw, dict):
+        field = "body" if index is None else f"readings[{index}]"
+        raise Invalid(f"{field} must be a JSON object.", field=field)
+    reading: dict = {}
+    for name, value in raw.items():
+        if name == "ts":
+            continue
+        field = _where(index, str(name)[:40])
+        if name not in METRICS:
+            raise Invalid(f"{field} is not a known field.", field=field)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise Invalid(f"{field} must be a finite number.", field=field)
+        info = metric_info(name)
+        if info.minimum is not None and value < info.minimum:
+            raise Invalid(_range_message(field, info.minimum, info.maximum), field=field)
+        if info.maximum is not None and value > info.maximum:
+            raise Invalid(_range_message(field, info.minimum, info.maximum), field=field)
+        reading[name] = float(value)
+    if not reading:
+        field = "body" if index is None else f"readings[{index}]"
+        raise Invalid(f"{field} carries no metric ({', '.join(METRICS)}).", field=field)
+    reading["ts"] = parse_ts(raw.get("ts"), index, now)
+    return reading
+
+
+def _range_message(field: str, low: float | None, high: float | None) -> str:
+    if high is None:
+        return f"{field} must not be negative."
+    return f"{field} must be between {low:g} and {high:g}."
+
+
+def parse_body(body: dict, now: datetime) -> list[dict]:
+    """The request's readings: one object, or {"readings": [...]} with 1 to 500."""
+    if "readings" not in body:
+        return [parse_reading(body, None, now)]
+    if len(body) > 1:
+        extra = sorted(k for k in body if k != "readings")[0][:40]
+        raise Invalid(f"{extra} is not a known field next to readings.", field=extra)
+    items = body["readings"]
+    if not isinstance(items, list):
+        raise Invalid("readings must be a list.", field="readings")
+    if not items:
+        raise Invalid("readings is empty.", field="readings")
+    if len(items) > MAX_READINGS:
+        raise Invalid(f"readings holds more than {MAX_READINGS} readings.", field="readings")
+    return [parse_reading(item, i, now) for i, item in enumerate(items)]
+
+
+def ingest(device: DeviceKey, body: dict) -> IngestResult:
+    """Validate every reading, then store the new ones, their rollups and alerts in one commit."""
+    now = utcnow()
+    readings = parse_body(body, now)
+    db.session.commit()  # end the read of the key: the write below starts a fresh transaction
+    return store(device.machine_id, readings, now=now)
+
+
+def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResult:
+    """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit."""
+    # Every ts of the batch is stored once this commits (new, or already there), so the newest
+    # reading is known before the duplicate check.
+    newest = max(r["ts"] for r in readings)
+    last = DeviceKey.last_reading_at
+    locked = db.session.execute(
+        update(DeviceKey)
+        .where(DeviceKey.machine_id == machine_id, DeviceKey.key_hash.is_not(None))
+        .values(
+            last_seen_at=now, last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last)
+        )
+    )
+    if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
+        db.session.rollback()
+        raise Unauthorized("Unknown or revoked device key.")
+    wanted = {r["ts"] for r in readings}
+    existing = set(
+        db.session.scalars(select(Reading.ts).where(Reading.machine_id == machine_id, Reading.ts.in_(wanted)))
+    )
+    fresh: dict[datetime, dict] = {}
+    for reading in readings:
+        if reading["ts"] not in existing and reading["ts"] not in fresh:
+            fresh[reading["ts"]] = reading
+    new_rows = [
+        {"machine_id": machine_id, **{m: None for m in METRICS}, **r}
+        for r in sorted(fresh.values(), key=lambda r: r["ts"])
+    ]
+    notified = 0
+    if new_rows:
+        db.session.execute(insert(Reading), new_rows)
+        rollups.add_readings(machine_id, new_rows)
+        notified = alerts.evaluate(machine_id, new_rows, now=now)
+    db.session.commit()
+    return IngestResult(accepted=len(new_rows), duplicates=len(readings) - len(new_rows), notified=notified)

@@ -1,0 +1,238 @@
+"""The notification centre: who is told what, in the console and/or by e-mail.
+
+Notifications are written in the transaction of the event they report. E-mail is never sent
+inside that request: rows wait with email_state "pending" until deliver_pending() runs (after
+the response is sent, and on every `flask telemetry-tick`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from flask import current_app
+from sqlalchemy import Connection, CursorResult, func, insert, select, update
+
+from ..errors import Invalid, NotFound
+from ..extensions import db
+from ..models import Account, AccountStatus, ModuleId, account_modules, utcnow
+from ..models.telemetry import Alert, Notification, NotificationPreference
+
+# kind -> label shown on the preferences form
+KINDS = {
+    "alert_opened": "A machine alert opened",
+    "alert_closed": "A machine alert closed",
+    "maintenance_assigned": "A maintenance request assigned to you",
+    "maintenance_overdue": "Your maintenance request is past its due date",
+    "container_full": "A waste container marked Full",
+    "account": "Your account's own events",
+}
+CHANNELS = ("console", "email", "both")
+DEFAULT_CHANNEL = "console"
+
+
+def module_holders(conn: Connection, module: int) -> list[int]:
+    """Ids of active, enabled accounts holding the module."""
+    rows = conn.execute(
+        select(Account.id)
+        .join(account_modules, account_modules.c.account_id == Account.id)
+        .where(
+            account_modules.c.module_id == module,
+            Account.status == AccountStatus.ACTIVE,
+            Account.is_enabled.is_(True),
+        )
+    )
+    return [r[0] for r in rows]
+
+
+def rows_for(
+    conn: Connection,
+    account_ids: list[int],
+    kind: str,
+    title: str,
+    body: str,
+    link: str,
+    ref: str | None = None,
+) -> list[dict]:
+    """Notification rows for the accounts, each following its preference for the kind."""
+    if not account_ids:
+        return []
+    prefs = dict(
+        conn.execute(
+            select(NotificationPreference.account_id, NotificationPreference.channel).where(
+                NotificationPreference.kind == kind, NotificationPreference.account_id.in_(account_ids)
+            )
+        ).all()
+    )
+    now = utcnow()
+    rows = []
+    for account_id in account_ids:
+        channel = prefs.get(account_id, DEFAULT_CHANNEL)
+        rows.append(
+            {
+                "account_id": account_id,
+                "kind": kind,
+                "title": title[:200],
+                "body": body[:1000],
+                "link": link[:300],
+                "ref": ref,
+                "created_at": now,
+                "read_at": None,
+                "in_console": channel in ("console", "both"),
+                "email_state": "pending" if channel in ("email", "both") else "none",
+            }
+        )
+    return rows
+
+
+def notify(
+    conn: Connection, account_ids: list[int], kind: str, title: str, body: str, link: str, ref=None
+) -> int:
+    rows = rows_for(conn, account_ids, kind, title, body, link, ref)
+    if rows:
+        conn.execute(insert(Notification), rows)
+    return len(rows)
+
+
+def _fmt(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def alert_event(alert: Alert, what: str, machine_name: str, last_seen: datetime | None = None) -> int:
+    """Tell every holder of module 2 that an alert opened or closed (the caller commits)."""
+    from .metrics import metric_info
+
+    if alert.metric == "silent":
+        label = "Silent"
+        detail = f"No reading since {last_seen:%Y-%m-%d %H:%M} UTC." if last_seen else "No reading yet."
+    else:
+        info = metric_info(alert.metric)
+        label = info.label
+        detail = f"{info.label} {_fmt(alert.value)} {info.unit}, healthy range {_fmt(alert.low)}–{_fmt(alert.high)}."
+    title = f"{machine_name}: {label} alert {what}"
+    conn = db.session.connection()
+    holders = module_holders(conn, ModuleId.MACHINES)
+    return notify(conn, holders, f"alert_{what}", title, detail, f"/sibol-machines/alerts/{alert.id}")
+
+
+# Reading and marking --------------------------------------------------------------------
+
+
+def unread_count(account_id: int) -> int:
+    return (
+        db.session.scalar(
+            select(func.count()).where(
+                Notification.account_id == account_id,
+                Notification.in_console.is_(True),
+                Notification.read_at.is_(None),
+            )
+        )
+        or 0
+    )
+
+
+def list_for(account_id: int, *, unread_only: bool = False, limit: int = 50) -> list[Notification]:
+    query = select(Notification).where(
+        Notification.account_id == account_id, Notification.in_console.is_(True)
+    )
+    if unread_only:
+        query = query.where(Notification.read_at.is_(None))
+    return list(db.session.scalars(query.order_by(Notification.id.desc()).limit(limit)))
+
+
+def mark_read(account_id: int, notification_id: int | str) -> Notification:
+    if isinstance(notification_id, str):
+        notification_id = (
+            int(notification_id) if notification_id.isdecimal() and len(notification_id) < 16 else 0
+        )
+    row = db.session.get(Notification, notification_id) if notification_id >= 1 else None
+    if row is None or row.account_id != account_id or not row.in_console:
+        raise NotFound("Notification not found.")
+    if row.read_at is None:
+        row.read_at = utcnow()
+        db.session.commit()
+    return row
+
+
+def mark_all_read(account_id: int) -> int:
+    result = db.session.execute(
+        update(Notification)
+        .where(Notification.account_id == account_id, Notification.read_at.is_(None))
+        .values(read_at=utcnow())
+    )
+    db.session.commit()
+    return cast(CursorResult, result).rowcount
+
+
+def preferences(account_id: int) -> dict[str, str]:
+    stored = dict(
+        db.session.execute(
+            select(NotificationPreference.kind, NotificationPreference.channel).where(
+                NotificationPreference.account_id == account_id
+            )
+        ).all()
+    )
+    return {kind: stored.get(kind, DEFAULT_CHANNEL) for kind in KINDS}
+
+
+def parse_preferences(body: dict) -> dict[str, str]:
+    if not body:
+        raise Invalid("Send at least one kind of event.", field="body")
+    parsed = {}
+    for kind, channel in body.items():
+        field = str(kind)[:40]
+        if kind not in KINDS:
+            raise Invalid(f"{field} is not a kind of event ({', '.join(KINDS)}).", field=field)
+        if channel not in CHANNELS:
+            raise Invalid(f"{field} must be console, email or both.", field=field)
+        parsed[kind] = channel
+    return parsed
+
+
+def set_preferences(account_id: int, choices: dict[str, str]) -> dict[str, str]:
+    for kind, channel in choices.items():
+        row = db.session.get(NotificationPreference, (account_id, kind))
+        if row is None:
+            db.session.add(NotificationPreference(account_id=account_id, kind=kind, channel=channel))
+        else:
+            row.channel = channel
+    db.session.commit()
+    return preferences(account_id)
+
+
+# E-mail -----------------------------------------------------------------------------------
+
+
+def deliver_pending(limit: int = 200) -> int:
+    """Send the e-mail of pending notifications; each row is claimed first, so two workers
+    never send one twice. Returns how many were handed to the mail server."""
+    from ..emails import send_email
+
+    pending = db.session.execute(
+        select(Notification.id, Account.email, Account.first_name, Account.username)
+        .join(Account, Account.id == Notification.account_id)
+        .where(Notification.email_state == "pending")
+        .order_by(Notification.id)
+        .limit(limit)
+    ).all()
+    db.session.commit()
+    sent = 0
+    for notification_id, email, first_name, username in pending:
+        claimed = db.session.execute(
+            update(Notification)
+            .where(Notification.id == notification_id, Notification.email_state == "pending")
+            .values(email_state="sending")
+        )
+        db.session.commit()
+        if not cast(CursorResult, claimed).rowcount:
+            continue
+        row = db.session.get_one(Notification, notification_id)
+        ok = bool(email) and send_email(
+            email or "", row.title, "notification", name=first_name or username, notification=row
+        )
+        row.email_state = "sent" if ok else "failed"
+        db.session.commit()
+        sent += ok
+    if pending:
+        current_app.logger.info("notification e-mail: %d of %d sent", sent, len(pending))
+    return sent

@@ -1,0 +1,103 @@
+"""OpenAPI descriptions of the telemetry routes (merged into sibol/api/schemas.py OPERATIONS)."""
+
+from __future__ import annotations
+
+from ..models.telemetry import METRICS
+from .metrics import SERIES_METRICS
+
+NUMBER = {"type": "number"}
+TS = {"type": "string", "description": "ISO 8601 with a UTC offset, or epoch milliseconds (integer)"}
+READING = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"ts": TS, **{m: NUMBER for m in METRICS}},
+    "description": "At least one metric. pH 0-14; methane 0-100; weight, volume and pressure not negative; "
+    "ts within the last 30 days and at most 5 minutes ahead (absent: the server's time)",
+}
+RANGE = {"type": "object", "properties": {"min": NUMBER, "max": NUMBER}, "required": ["min", "max"]}
+TIME_Q = {"type": "string", "description": "ISO 8601 or epoch milliseconds"}
+
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.telemetry.issue_device_key", "POST"): {
+        "status": 201,
+        "response": {
+            "type": "object",
+            "properties": {"deviceKey": {"type": "string"}},
+            "required": ["deviceKey"],
+        },
+        "errors": ["400", "404"],
+    },
+    ("api.telemetry.revoke_device_key", "DELETE"): {
+        "status": 204,
+        "success_content": {},
+        "errors": ["400", "404"],
+    },
+    ("api.telemetry.post_telemetry", "POST"): {
+        "status": 202,
+        "summary": "Post readings, authenticated by `Authorization: Device <key>` only (no token, cookie or CSRF)",
+        "body": {
+            "oneOf": [
+                READING,
+                {
+                    "type": "object",
+                    "properties": {
+                        "readings": {"type": "array", "items": READING, "minItems": 1, "maxItems": 500}
+                    },
+                    "required": ["readings"],
+                },
+            ]
+        },
+        "response": {
+            "type": "object",
+            "properties": {"accepted": {"type": "integer"}, "duplicates": {"type": "integer"}},
+        },
+        "errors": ["400", "401", "415", "429"],
+    },
+    ("api.telemetry.latest", "GET"): {"errors": ["404"]},
+    ("api.telemetry.series", "GET"): {
+        "query": {
+            "metric": {"type": "string", "enum": list(SERIES_METRICS)},
+            "from": TIME_Q,
+            "to": TIME_Q,
+            "bucket": {"type": "string", "enum": ["raw", "5m", "1h", "1d"], "default": "1h"},
+        },
+        "errors": ["400", "404"],
+    },
+    ("api.telemetry.thresholds", "GET"): {"errors": ["404"]},
+    ("api.telemetry.update_thresholds", "PUT"): {
+        "body": {"type": "object", "properties": {m: RANGE for m in METRICS}},
+        "errors": ["400", "404", "415"],
+    },
+    ("api.telemetry.list_alerts", "GET"): {
+        "query": {
+            "state": {"type": "string", "enum": ["open", "closed", "all"], "default": "open"},
+            "machine": {"type": "integer"},
+        },
+        "errors": ["400", "404"],
+    },
+    ("api.telemetry.acknowledge", "POST"): {"errors": ["400", "404", "409"]},
+    ("api.telemetry.list_notifications", "GET"): {
+        "query": {"unread": {"type": "string", "enum": ["1"]}},
+        "errors": [],
+    },
+    ("api.telemetry.read_notification", "POST"): {"errors": ["400", "404"]},
+    ("api.telemetry.read_all_notifications", "POST"): {"errors": ["400"]},
+    ("api.telemetry.notification_preferences", "GET"): {"errors": []},
+    ("api.telemetry.update_notification_preferences", "PUT"): {
+        "body": {
+            "type": "object",
+            "properties": {
+                k: {"type": "string", "enum": ["console", "email", "both"]}
+                for k in (
+                    "alert_opened",
+                    "alert_closed",
+                    "maintenance_assigned",
+                    "maintenance_overdue",
+                    "container_full",
+                    "account",
+                )
+            },
+        },
+        "errors": ["400", "415"],
+    },
+}

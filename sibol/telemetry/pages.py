@@ -1,0 +1,236 @@
+"""Pages: a machine's device (key, healthy ranges), the alerts view, the notification centre.
+
+The Process Panels and Analytics tabs render inside /sibol-machines (tab_context below). Every
+page works without JavaScript; forms post back and redirect.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from ..access import module_required, signed_in
+from ..errors import ServiceError
+from ..models import ModuleId
+from ..models.telemetry import METRICS
+from . import alerts, keys, notifications, views
+from .api import EDITOR_ROLES, require_editor
+from .metrics import metric_info
+
+bp = Blueprint("telemetry", __name__)
+MANILA = ZoneInfo("Asia/Manila")
+
+
+def local_time(ts: datetime | None) -> str:
+    """Naive UTC -> 'YYYY-MM-DD HH:MM' in Manila."""
+    if ts is None:
+        return "–"
+    return ts.replace(tzinfo=UTC).astimezone(MANILA).strftime("%Y-%m-%d %H:%M")
+
+
+def unread_notifications() -> int:
+    if not current_user.is_authenticated:
+        return 0
+    return notifications.unread_count(current_user.id)
+
+
+def init_app(app: Flask) -> None:
+    from .cli import register_commands
+
+    register_commands(app)
+    app.jinja_env.globals.update(
+        unread_notifications=unread_notifications,
+        last_reading_times=views.last_reading_times,
+        metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
+        metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
+    )
+    app.jinja_env.filters["local_time"] = local_time
+
+
+def tab_context(tab: str, machine_id: int | None) -> dict:
+    """Context for the Process Panels and Analytics tabs of /sibol-machines."""
+    if machine_id is None:
+        return {}
+    if tab == "process-panels":
+        return {"panel": views.process_panel(machine_id), "can_edit": current_user.role_id in EDITOR_ROLES}
+    range_key = request.args.get("range", "24h")
+    if range_key not in views.RANGES:
+        range_key = "24h"
+    return {
+        "analytics": views.analytics(machine_id, range_key),
+        "ranges": views.RANGES,
+        "bucket_label": views.bucket_label,
+    }
+
+
+def _machine_or_404(machine_id: str):
+    try:
+        return keys.get_machine(machine_id)
+    except ServiceError:
+        abort(404)
+
+
+@bp.get("/sibol-machines/machines/<machine_id>/device")
+@module_required(ModuleId.MACHINES)
+def device(machine_id: str, new_key: str | None = None):
+    machine = _machine_or_404(machine_id)
+    state = keys.device_states([machine.id]).get(machine.id)
+    return render_template(
+        "machines/device.html",
+        machine=machine,
+        device=state,
+        new_key=new_key,
+        can_edit=current_user.role_id in EDITOR_ROLES,
+        ranges=alerts.ranges_for(machine.id),
+        metrics=[metric_info(m) for m in METRICS],
+    )
+
+
+@bp.post("/sibol-machines/machines/<machine_id>/device-key")
+@module_required(ModuleId.MACHINES)
+def issue_key(machine_id: str):
+    machine = _machine_or_404(machine_id)
+    try:
+        require_editor()
+        raw = keys.issue_key(machine.id, actor_id=current_user.id)
+    except ServiceError as err:
+        flash(err.message, "error")
+        return redirect(url_for("telemetry.device", machine_id=machine.id))
+    # Rendered here, never redirected or flashed: the key is shown once and stored nowhere.
+    return device(str(machine.id), new_key=raw)
+
+
+@bp.post("/sibol-machines/machines/<machine_id>/device-key/revoke")
+@module_required(ModuleId.MACHINES)
+def revoke_key(machine_id: str):
+    machine = _machine_or_404(machine_id)
+    try:
+        require_editor()
+        keys.revoke_key(machine.id)
+        flash("Device key revoked: the machine's readings are refused from now on.", "success")
+    except ServiceError as err:
+        flash(err.message, "error")
+    return redirect(url_for("telemetry.device", machine_id=machine.id))
+
+
+@bp.post("/sibol-machines/machines/<machine_id>/thresholds")
+@module_required(ModuleId.MACHINES)
+def update_thresholds(machine_id: str):
+    machine = _machine_or_404(machine_id)
+    body: dict = {}
+    for metric in METRICS:
+        low, high = (
+            request.form.get(f"{metric}_min", "").strip(),
+            request.form.get(f"{metric}_max", "").strip(),
+        )
+        if low or high:
+            body[metric] = {"min": _number(low), "max": _number(high)}
+    try:
+        require_editor()
+        alerts.set_ranges(machine.id, alerts.parse_ranges(body), actor_id=current_user.id)
+        flash("Healthy ranges saved.", "success")
+    except ServiceError as err:
+        flash(f"Healthy ranges not saved: {err.message}", "error")
+    return redirect(url_for("telemetry.device", machine_id=machine.id))
+
+
+def _number(raw: str) -> float | str:
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
+
+
+@bp.get("/sibol-machines/alerts")
+@module_required(ModuleId.MACHINES)
+def alert_list():
+    state = request.args.get("state", "open")
+    if state not in alerts.ALERT_STATES:
+        state = "open"
+    machine = None
+    if request.args.get("machine"):
+        try:
+            machine = keys.get_machine(request.args["machine"])
+        except ServiceError:
+            abort(404)
+    rows = alerts.list_alerts(state, machine.id if machine else None)
+    names = _machine_names({a.machine_id for a in rows})
+    return render_template("machines/alerts.html", alerts=rows, state=state, machine=machine, names=names)
+
+
+def _machine_names(ids: set[int]) -> dict[int, str]:
+    from sqlalchemy import select
+
+    from ..extensions import db
+    from ..models import Machine
+
+    return dict(db.session.execute(select(Machine.id, Machine.name).where(Machine.id.in_(ids or {0}))).all())
+
+
+@bp.get("/sibol-machines/alerts/<alert_id>")
+@module_required(ModuleId.MACHINES)
+def alert_detail(alert_id: str):
+    try:
+        alert = alerts.get_alert(alert_id)
+    except ServiceError:
+        abort(404)
+    return render_template("machines/alert.html", alert=alert, names=_machine_names({alert.machine_id}))
+
+
+@bp.post("/sibol-machines/alerts/<alert_id>/acknowledge")
+@module_required(ModuleId.MACHINES)
+def acknowledge(alert_id: str):
+    try:
+        alerts.acknowledge(alert_id, actor_id=current_user.id, actor_name=current_user.full_name)
+        flash("Alert acknowledged.", "success")
+    except ServiceError as err:
+        if err.status == 404:
+            abort(404)
+        flash(err.message, "error")
+    return redirect(url_for("telemetry.alert_detail", alert_id=alert_id))
+
+
+@bp.get("/notifications")
+@signed_in
+def notification_centre():
+    return render_template(
+        "notifications/index.html",
+        notes=notifications.list_for(current_user.id),
+        unread=notifications.unread_count(current_user.id),
+        preferences=notifications.preferences(current_user.id),
+        kinds=notifications.KINDS,
+    )
+
+
+@bp.post("/notifications/<notification_id>/read")
+@signed_in
+def read(notification_id: str):
+    try:
+        row = notifications.mark_read(current_user.id, notification_id)
+    except ServiceError:
+        abort(404)
+    target = row.link if row.link.startswith("/") and not row.link.startswith("//") else None
+    return redirect(target or url_for("telemetry.notification_centre"))
+
+
+@bp.post("/notifications/read-all")
+@signed_in
+def read_all():
+    notifications.mark_all_read(current_user.id)
+    flash("Every notification is marked read.", "success")
+    return redirect(url_for("telemetry.notification_centre"))
+
+
+@bp.post("/notifications/preferences")
+@signed_in
+def save_preferences():
+    choices = {kind: request.form.get(kind, "") for kind in notifications.KINDS if kind in request.form}
+    try:
+        notifications.set_preferences(current_user.id, notifications.parse_preferences(choices))
+        flash("Notification settings saved.", "success")
+    except ServiceError as err:
+        flash(f"Settings not saved: {err.message}", "error")
+    return redirect(url_for("telemetry.notification_centre"))

@@ -1,0 +1,204 @@
+"""What the Process Panels and Analytics tabs show: plain dicts and lists for the templates."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import utcnow
+from ..models.telemetry import METRICS, DeviceKey, Rollup
+from . import alerts, rollups
+from .metrics import metric_info
+
+RANGES = OrderedDict(
+    [
+        ("24h", ("Last 24 hours", timedelta(hours=24), "1h")),
+        ("7d", ("Last 7 days", timedelta(days=7), "1d")),
+        ("30d", ("Last 30 days", timedelta(days=30), "1d")),
+        ("1y", ("Last 12 months", timedelta(days=365), "1mo")),
+    ]
+)
+SPARK_W, SPARK_H = 240, 48
+
+
+def ago(ts: datetime | None, now: datetime) -> str:
+    """'never', 'just now', '5 min ago', '3 h ago', '2 days ago'."""
+    if ts is None:
+        return "never"
+    seconds = max(0, int((now - ts).total_seconds()))
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{seconds // 60} min ago"
+    if seconds < 86400 * 2:
+        return f"{seconds // 3600} h ago"
+    return f"{seconds // 86400} days ago"
+
+
+def number(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.2f}".rstrip("0").rstrip(".") if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def sparkline(values: list[float | None], low: float | None = None, high: float | None = None) -> dict:
+    """SVG polyline points (and the healthy band) for a small trend chart."""
+    present = [v for v in values if v is not None]
+    if len(present) < 1:
+        return {"points": "", "band": None, "width": SPARK_W, "height": SPARK_H}
+    lo = min(present + ([low] if low is not None else []))
+    hi = max(present + ([high] if high is not None else []))
+    span = (hi - lo) or 1.0
+    step = SPARK_W / max(1, len(values) - 1)
+
+    def y(v: float) -> float:
+        return round(SPARK_H - 2 - (v - lo) / span * (SPARK_H - 4), 1)
+
+    points = " ".join(f"{round(i * step, 1)},{y(v)}" for i, v in enumerate(values) if v is not None)
+    band = None
+    if low is not None and high is not None:
+        band = {"y": y(high), "h": max(1.0, round(y(low) - y(high), 1))}
+    return {"points": points, "band": band, "width": SPARK_W, "height": SPARK_H}
+
+
+def last_reading_times(machine_ids: list[int]) -> dict[int, dict]:
+    """machine id -> {"has_key", "last", "ago"} for the Machines table."""
+    now = utcnow()
+    states = {}
+    rows = db.session.execute(
+        select(DeviceKey.machine_id, DeviceKey.key_hash, DeviceKey.last_reading_at).where(
+            DeviceKey.machine_id.in_(machine_ids or [0])
+        )
+    )
+    for machine_id, key_hash, last in rows:
+        states[machine_id] = {"has_key": key_hash is not None, "last": last, "ago": ago(last, now)}
+    return states
+
+
+def process_panel(machine_id: int) -> dict:
+    now = utcnow()
+    latest = rollups.latest(machine_id)
+    ranges = alerts.ranges_for(machine_id)
+    start = rollups.hour_start(now) - timedelta(hours=23)
+    hourly: dict[str, dict[datetime, float]] = {m: {} for m in METRICS}
+    for row in db.session.execute(
+        select(Rollup.metric, Rollup.start, Rollup.sum, Rollup.count.label("n")).where(
+            Rollup.machine_id == machine_id, Rollup.period == "h", Rollup.start >= start
+        )
+    ):
+        if row.metric in hourly:
+            hourly[row.metric][row.start] = row.sum / row.n
+    hours = [start + timedelta(hours=i) for i in range(24)]
+    device = db.session.get(DeviceKey, machine_id)
+    newest = max((v["ts"] for v in latest.values()), default=None)
+    sensors = []
+    for metric in METRICS:
+        info = metric_info(metric)
+        low, high = ranges[metric]
+        current = latest.get(metric)
+        value = current["value"] if current else None
+        trend = [hourly[metric].get(h) for h in hours]
+        sensors.append(
+            {
+                "key": metric,
+                "label": info.label,
+                "unit": info.unit,
+                "value": number(value),
+                "low": number(low),
+                "high": number(high),
+                "state": "none" if value is None else ("ok" if low <= value <= high else "out"),
+                "ago": ago(current["ts"] if current else None, now),
+                "spark": sparkline(trend, low, high),
+                "trend": [(h, number(v)) for h, v in zip(hours, trend, strict=True) if v is not None],
+            }
+        )
+    return {
+        "sensors": sensors,
+        "last_ago": ago(newest, now),
+        "last_ts": newest,
+        "has_key": bool(device and device.key_hash),
+        "open_alerts": alerts.list_alerts("open", machine_id, limit=20),
+        "ranges": ranges,
+    }
+
+
+def _bucket_key(ts: datetime, bucket: str) -> datetime:
+    if bucket == "1mo":
+        return ts.replace(day=1, hour=0, minute=0, second=0)
+    if bucket == "1d":
+        return rollups.day_start(ts)
+    return rollups.hour_start(ts)
+
+
+def analytics(machine_id: int, range_key: str) -> dict:
+    """Per-metric figures over the range, plus energy (kWh) and waste fed (kg) per bucket."""
+    label, span, bucket = RANGES[range_key]
+    now = utcnow()
+    start = rollups.hour_start(now - span) if bucket == "1h" else rollups.day_start(now - span)
+    period = "h" if bucket == "1h" else "d"
+    cells: dict[str, dict[datetime, list[float]]] = {}
+    for row in db.session.execute(
+        select(
+            Rollup.metric, Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count.label("n")
+        ).where(Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start)
+    ):
+        key = _bucket_key(row.start, bucket)
+        cell = cells.setdefault(row.metric, {}).setdefault(key, [row.min, row.max, 0.0, 0])
+        cell[0], cell[1] = min(cell[0], row.min), max(cell[1], row.max)
+        cell[2] += row.sum
+        cell[3] += row.n
+    energy = _energy(machine_id, start, bucket)
+    charts = []
+    for metric in METRICS:
+        info = metric_info(metric)
+        points = sorted(cells.get(metric, {}).items())
+        rows = [(k, number(c[0]), number(c[2] / c[3]), number(c[1]), c[3]) for k, c in points]
+        charts.append(
+            {
+                "key": metric,
+                "label": info.label,
+                "unit": info.unit,
+                "rows": rows,
+                "spark": sparkline([c[2] / c[3] for _k, c in points]),
+            }
+        )
+    waste = sorted((k, c[2]) for k, c in cells.get("weight_kg", {}).items())
+    return {
+        "range": range_key,
+        "label": label,
+        "bucket": bucket,
+        "charts": charts,
+        "energy": [(k, number(v)) for k, v in energy],
+        "energy_total": number(sum(v for _k, v in energy)),
+        "energy_spark": sparkline([v for _k, v in energy]),
+        "waste": [(k, number(v)) for k, v in waste],
+        "waste_total": number(sum(v for _k, v in waste)),
+        "waste_spark": sparkline([v for _k, v in waste]),
+    }
+
+
+def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetime, float]]:
+    """kWh per bucket: each hour's average power (V x A) times one hour."""
+    totals: dict[datetime, float] = {}
+    for hour, total, count in db.session.execute(
+        select(Rollup.start, Rollup.sum, Rollup.count).where(
+            Rollup.machine_id == machine_id,
+            Rollup.period == "h",
+            Rollup.metric == "power_w",
+            Rollup.start >= start,
+        )
+    ):
+        key = _bucket_key(hour, bucket)
+        totals[key] = totals.get(key, 0.0) + total / count / 1000
+    return sorted(totals.items())
+
+
+def bucket_label(ts: datetime, bucket: str) -> str:
+    if bucket == "1h":
+        return ts.strftime("%b %d %H:00")
+    if bucket == "1mo":
+        return ts.strftime("%B %Y")
+    return ts.strftime("%b %d, %Y")

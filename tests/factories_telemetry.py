@@ -1,0 +1,43 @@
+"""Helpers for the telemetry tests: machines with device keys, readings as a device sends them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from sibol.telemetry import keys
+from tests.factories import make_machine
+
+MANILA = ZoneInfo("Asia/Manila")
+
+
+def keyed_machine(name: str | None = None):
+    """(machine, raw device key)."""
+    machine = make_machine(name)
+    return machine, keys.issue_key(machine.id, actor_id=None)
+
+
+def device(key: str) -> dict:
+    return {"Authorization": f"Device {key}"}
+
+
+def iso(minutes_ago: float = 0, *, now: datetime | None = None) -> str:
+    """A time `minutes_ago` before now (or before `now`), as ISO 8601 with +08:00 as a controller
+    in Manila sends it."""
+    ts = (now or datetime.now(UTC)) - timedelta(minutes=minutes_ago)
+    return ts.astimezone(MANILA).isoformat(timespec="seconds")
+
+
+def healthy(**values) -> dict:
+    reading = {
+        "weight_kg": 12.5,
+        "ph": 7.1,
+        "temperature_c": 35.0,
+        "pressure_kpa": 4.0,
+        "methane_pct": 60.0,
+        "voltage_v": 230.0,
+        "current_a": 5.0,
+        "water_l": 10.0,
+    }
+    reading.update(values)
+    return reading
