@@ -10,10 +10,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from sibol.extensions import db
 from sibol.models import RoleId
-from tests.browser.conftest import make_driver
-from tests.browser.test_dashboard_panels import sign_in
 from tests.factories import make_account
 from tests.factories_household import make_member, make_reward
+from tests.support.browser import make_driver, sign_in
 
 
 def test_resident_claims_and_staff_redeem_the_typed_code(live_server, browser, browser_binary, in_app):
@@ -27,7 +26,7 @@ def test_resident_claims_and_staff_redeem_the_typed_code(live_server, browser, b
         make_reward("Bicycle", points=5000)
         home_name, staff_name = home.username, make_account(role=RoleId.STAFF).username
 
-    sign_in(browser, live_server, home_name)
+    sign_in(browser, live_server.url, home_name)
     wait = WebDriverWait(browser, 10)
     browser.get(f"{live_server.url}/household")
     assert browser.find_element(By.TAG_NAME, "h1").text == "My household"
@@ -46,7 +45,7 @@ def test_resident_claims_and_staff_redeem_the_typed_code(live_server, browser, b
 
     staff = make_driver(browser_binary)
     try:
-        sign_in(staff, live_server, staff_name)
+        sign_in(staff, live_server.url, staff_name)
         staff.get(f"{live_server.url}/household?tab=claimed")
         staff.find_element(By.PARTIAL_LINK_TEXT, "Redeem a claim").click()
         WebDriverWait(staff, 10).until(lambda d: "/household/redeem" in d.current_url)
@@ -86,7 +85,7 @@ def test_new_pages_have_no_serious_accessibility_violations(live_server, browser
         (staff_name, ["/household/redeem", f"/household/members/{member_id}/account"]),
     ):
         browser.delete_all_cookies()
-        sign_in(browser, live_server, username)
+        sign_in(browser, live_server.url, username)
         for route in routes:
             browser.get(live_server.url + route)
             found = axe_violations(browser)

@@ -18,8 +18,9 @@ from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
 from tests.browser.test_accessibility import axe_violations, describe
-from tests.browser.test_maintenance_flow import sign_in, wait
+from tests.browser.test_maintenance_flow import wait
 from tests.factories import make_account, make_machine
+from tests.support.browser import sign_in
 
 
 def unread(browser) -> str:
@@ -31,7 +32,7 @@ def test_key_readings_panel_alert_bell_acknowledge(browser, live_server, in_app)
         staff = make_account(role=RoleId.STAFF, first_name="Mara", last_name="Santos")
         machine = make_machine("Digester Selenium")
         username, machine_id = staff.username, machine.id
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     assert unread(browser) == "0"
 
     # Issue a key from the Machines table, once the island has loaded it (it shows "never").
@@ -94,7 +95,7 @@ def test_telemetry_screens_have_no_serious_accessibility_violations(browser, liv
         post_reading(http, live_server.url, key, {**reading, "ph": 5.5}, now - timedelta(minutes=minutes))
     with in_app():
         alert_id = db.session.scalar(select(Alert.id).where(Alert.machine_id == machine_id))
-    sign_in(browser, live_server, username)
+    sign_in(browser, live_server.url, username)
     browser.set_script_timeout(30)
     problems = {}
     for route in (
