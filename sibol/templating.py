@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from flask import Flask
 from flask_login import current_user
 
 from .assets import STATIC_DIR
 from .listing import page_link
+from .localtime import init_localtime, now
 from .models import MODULES, ModuleId
 from .presentation import init_presentation
 
-MANILA = ZoneInfo("Asia/Manila")
 _versions: dict[str, str] = {}
 
 
@@ -41,7 +40,7 @@ def nav_items() -> list[dict]:
 
 
 def today() -> datetime:
-    return datetime.now(MANILA)
+    return now()
 
 
 def init_templating(app: Flask) -> None:
@@ -50,3 +49,4 @@ def init_templating(app: Flask) -> None:
     app.jinja_env.globals.update(static_url=static_url, nav_items=nav_items, page_link=page_link)
     app.context_processor(lambda: {"today": today()})
     init_presentation(app)
+    init_localtime(app)

@@ -7,7 +7,7 @@ opens the same dialogs in place and previews the chosen image.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -16,12 +16,13 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..access import module_required
 from ..errors import ServiceError
 from ..listing import last_page, page_args_lenient, query_url
+from ..localtime import local_datetime
 from ..models import ModuleId
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import presentation, service
 from .queries import list_requests, parse_list_query
-from .rules import MANILA, operators
+from .rules import operators
 from .uploads import attachment_file, read_uploads
 
 bp = Blueprint("maintenance", __name__)
@@ -56,10 +57,7 @@ def fmt_date(value: date | None) -> str:
 
 
 def fmt_time(value: datetime | None) -> str:
-    if value is None:
-        return ""
-    local = value.replace(tzinfo=UTC).astimezone(MANILA)
-    return local.strftime("%b %d, %Y %I:%M %p")
+    return local_datetime(value)
 
 
 def _detail_context() -> dict:

@@ -7,6 +7,7 @@
  */
 import { api, clearSession, storedToken } from "../lib/api";
 import { whenReady } from "../lib/island";
+import { clearStaleErrors } from "../lib/fielderrors";
 import { readHandoff, storeHandoff, strippedUrl } from "../components/auth/handoff";
 
 export function dashboardHandoff(): void {
@@ -25,6 +26,8 @@ export function dashboardHandoff(): void {
 }
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
+
+clearStaleErrors(document);
 
 whenReady(() => {
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-logout]")) {
