@@ -27,7 +27,7 @@ def admin(client, login):
 def rows(html: str, table: str = "accounts-table") -> list[str]:
     body = html.split(f'id="{table}"', 1)[1].split("</tbody>", 1)[0]
     return re.findall(
-        r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td>([^<]*)</td>", body
+        r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td[^>]*>([^<]*)</td>", body
     )
 
 
