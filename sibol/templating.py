@@ -15,6 +15,7 @@ from .listing import page_link
 from .localtime import init_localtime, now
 from .models import MODULES, ModuleId
 from .presentation import init_presentation
+from .safe_actions import init_safe_actions
 
 _versions: dict[str, str] = {}
 
@@ -100,3 +101,4 @@ def init_templating(app: Flask) -> None:
     app.context_processor(lambda: {"today": today()})
     init_presentation(app)
     init_localtime(app)
+    init_safe_actions(app)

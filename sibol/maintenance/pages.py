@@ -18,6 +18,7 @@ from ..errors import ServiceError
 from ..listing import last_page, page_args_lenient, query_url
 from ..localtime import local_datetime
 from ..models import ModuleId
+from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import presentation, service
@@ -183,6 +184,16 @@ def renew(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
+    if needs_confirmation() and (req := service.find_request(request_id)) and service.is_ongoing(req):
+        return confirmation_page(
+            f"Complete request #{req.request_number}?",
+            f"Request #{req.request_number} moves to Complete Maintenance and can no longer be renewed "
+            "or canceled.",
+            "Complete request",
+            _url(add={"request": request_id}),
+            danger=False,
+        )
+
     def action(v):
         req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
         return req, f"Request #{req.request_number} was completed."
@@ -193,9 +204,39 @@ def complete(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
 @module_required(ModuleId.MAINTENANCE)
 def cancel(request_id: int):
+    if needs_confirmation() and (req := service.find_request(request_id)) and service.is_ongoing(req):
+        return confirmation_page(
+            f"Cancel request #{req.request_number}?",
+            f"Request #{req.request_number} will be canceled; your remarks are kept as the reason. "
+            "You can undo this for a few seconds.",
+            "Cancel request",
+            _url(add={"request": request_id}),
+        )
+
     def action(v):
         req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
+        offer_undo(
+            "maintenance-cancel",
+            req.id,
+            f"Request #{req.request_number} was canceled.",
+            url_for("maintenance.undo_cancel", request_id=req.id),
+        )
         return req, f"Request #{req.request_number} was canceled."
+
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/undo-cancel")
+@module_required(ModuleId.MAINTENANCE)
+def undo_cancel(request_id: int):
+    """Undo of a cancel, within the few seconds it is offered (sibol/safe_actions.py)."""
+    if not take_undo("maintenance-cancel", request_id):
+        flash("It is too late to undo that; the request stays canceled.", "error")
+        return redirect(url_for("maintenance.index", tab="complete"))
+
+    def action(_v):
+        req = service.reopen_request(request_id, actor=current_user)
+        return req, f"Request #{req.request_number} is on-going again."
 
     return _act(request_id, action)
 

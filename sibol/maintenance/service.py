@@ -278,6 +278,38 @@ def cancel_request(request_id: int, *, actor: Account | None, reason: object) ->
     return req
 
 
+def find_request(request_id: int) -> MaintenanceRequest | None:
+    return db.session.get(MaintenanceRequest, request_id)
+
+
+def is_ongoing(req: MaintenanceRequest) -> bool:
+    return req.status == MaintenanceStatus.ONGOING
+
+
+def reopen_request(request_id: int, *, actor: Account | None) -> MaintenanceRequest:
+    """The undo of a cancel: a canceled request is on-going again (409 otherwise)."""
+    req = get_request(request_id)
+    result = typing.cast(
+        CursorResult[typing.Any],
+        db.session.execute(
+            update(MaintenanceRequest)
+            .where(
+                MaintenanceRequest.id == request_id,
+                MaintenanceRequest.status == MaintenanceStatus.CANCELED.value,
+            )
+            .values(status=MaintenanceStatus.ONGOING.value, cancel_reason=None, updated_at=utcnow())
+            .execution_options(synchronize_session=False)
+        ),
+    )
+    if not result.rowcount:
+        db.session.rollback()
+        raise Conflict(f"Only canceled requests can be reopened; this one is {_state_word(req.status)}.")
+    _event(req, MaintenanceEventKind.REOPENED, actor, note="Cancel undone")
+    db.session.commit()
+    db.session.refresh(req)
+    return req
+
+
 def renew_request(
     request_id: int, *, actor: Account | None, due_date: object, remarks: object
 ) -> MaintenanceRequest:
