@@ -26,6 +26,10 @@ def zone() -> ZoneInfo:
         return ZoneInfo(DEFAULT_ZONE)
 
 
+def time_zone_name() -> str:
+    return zone().key
+
+
 def now() -> datetime:
     return datetime.now(zone())
 
@@ -86,7 +90,7 @@ def iso_utc(value: datetime | None) -> str:
 
 
 def init_localtime(app: Flask) -> None:
-    app.jinja_env.globals.update(local_clock=local_clock)
+    app.jinja_env.globals.update(local_clock=local_clock, time_zone_name=time_zone_name)
     app.jinja_env.filters.update(
         local_date=local_date, local_time=local_time, local_datetime=local_datetime, iso_utc=iso_utc
     )
