@@ -116,3 +116,58 @@ def menu_opens_on_a_phone(browser, base: str) -> None:
     browser.find_element(By.CSS_SELECTOR, ".topbar__menu-btn").click()
     assert first_link.is_displayed()
     assert browser.find_element(By.CSS_SELECTOR, ".topbar__logout button").is_displayed()
+
+
+INSIDE = "return arguments[0].contains(document.activeElement)"
+OPEN_DIALOG = "dialog.modal[open]"
+
+
+def tab_stays_inside(browser, dialog, presses: int = 25) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    for n in range(presses):
+        keys = (
+            ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT)
+            if n % 5 == 4
+            else ActionChains(browser).send_keys(Keys.TAB)
+        )
+        keys.perform()
+        assert browser.execute_script(INSIDE, dialog), f"focus left the dialog after {n + 1} presses"
+
+
+def test_dialogs_keep_focus_inside_and_return_it(live_server, browser, in_app):
+    """The Create User dialog (React) and the Request Maintenance dialog (server markup), at both widths."""
+    from selenium.webdriver.common.keys import Keys
+
+    with in_app():
+        make_account(role=RoleId.ADMIN, username="focus.admin")
+    sign_in(browser, live_server.url, "focus.admin")
+    for width, height in WIDTHS:
+        set_viewport(browser, width, height)
+        for path, opener_css in (("/admin", "[data-admin-create]"), ("/maintenance", "#mnt-new-button")):
+            browser.get(live_server.url + path)
+            loaded(browser)
+            opener = browser.find_element(By.CSS_SELECTOR, opener_css)
+            browser.execute_script("arguments[0].focus()", opener)
+            opener.send_keys(Keys.ENTER)
+            dialog = WebDriverWait(browser, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, OPEN_DIALOG))
+            WebDriverWait(browser, 5).until(lambda d, dialog=dialog: d.execute_script(INSIDE, dialog))
+            box = browser.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, innerWidth]", dialog
+            )
+            assert box[0] >= 0 and box[1] <= box[2], f"{width}px {path}: dialog wider than the screen {box}"
+            tab_stays_inside(browser, dialog)
+            browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+            WebDriverWait(browser, 5).until(lambda d: not d.find_elements(By.CSS_SELECTOR, OPEN_DIALOG))
+            assert browser.switch_to.active_element == opener, f"{width}px {path}: focus did not return"
+
+
+def test_menu_opens_without_javascript(live_server, browser_nojs, in_app):
+    with in_app():
+        make_account(role=RoleId.HOUSEHOLD, username="nojs.household")
+    sign_in(browser_nojs, live_server.url, "nojs.household")
+    set_viewport(browser_nojs, 390, 844)
+    menu_opens_on_a_phone(browser_nojs, live_server.url)
+    links = [a.text for a in browser_nojs.find_elements(By.CSS_SELECTOR, ".topbar__nav a")]
+    assert links == ["Dashboard", "Household", "Chat Support"]
