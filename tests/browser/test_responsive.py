@@ -145,7 +145,10 @@ def test_dialogs_keep_focus_inside_and_return_it(live_server, browser, in_app):
     sign_in(browser, live_server.url, "focus.admin")
     for width, height in WIDTHS:
         set_viewport(browser, width, height)
-        for path, opener_css in (("/admin", "[data-admin-create]"), ("/maintenance", "#mnt-new-button")):
+        for path, opener_css in (
+            ("/admin", "[data-admin-create]"),
+            ("/maintenance?tab=request", "#mnt-new-button"),
+        ):
             browser.get(live_server.url + path)
             loaded(browser)
             opener = browser.find_element(By.CSS_SELECTOR, opener_css)
