@@ -181,18 +181,30 @@ def renew(request_id: int):
     return _act(request_id, action)
 
 
+def _ask_first(request_id: int, title: str, message: str, label: str, *, danger: bool = True):
+    """The confirmation page of a final action on an on-going request, until confirmed
+    (issue 18); None when confirmed or when the service will refuse anyway."""
+    req = service.find_request(request_id)
+    if not needs_confirmation() or req is None or not service.is_ongoing(req):
+        return None
+    n = req.request_number
+    return confirmation_page(
+        title.format(n=n), message.format(n=n), label, _url(add={"request": request_id}), danger=danger
+    )
+
+
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
-    if needs_confirmation() and (req := service.find_request(request_id)) and service.is_ongoing(req):
-        return confirmation_page(
-            f"Complete request #{req.request_number}?",
-            f"Request #{req.request_number} moves to Complete Maintenance and can no longer be renewed "
-            "or canceled.",
-            "Complete request",
-            _url(add={"request": request_id}),
-            danger=False,
-        )
+    asked = _ask_first(
+        request_id,
+        "Complete request #{n}?",
+        "Request #{n} moves to Complete Maintenance and can no longer be renewed or canceled.",
+        "Complete request",
+        danger=False,
+    )
+    if asked:
+        return asked
 
     def action(v):
         req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
@@ -204,14 +216,15 @@ def complete(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
 @module_required(ModuleId.MAINTENANCE)
 def cancel(request_id: int):
-    if needs_confirmation() and (req := service.find_request(request_id)) and service.is_ongoing(req):
-        return confirmation_page(
-            f"Cancel request #{req.request_number}?",
-            f"Request #{req.request_number} will be canceled; your remarks are kept as the reason. "
-            "You can undo this for a few seconds.",
-            "Cancel request",
-            _url(add={"request": request_id}),
-        )
+    asked = _ask_first(
+        request_id,
+        "Cancel request #{n}?",
+        "Request #{n} will be canceled; your remarks are kept as the reason. "
+        "You can undo this for a few seconds.",
+        "Cancel request",
+    )
+    if asked:
+        return asked
 
     def action(v):
         req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
