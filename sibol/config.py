@@ -132,6 +132,8 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_TOKEN_TTL_HOURS": 24 * 7,
         "SIBOL_UPLOAD_DIR": os.environ.get("SIBOL_UPLOAD_DIR") or str(Path(instance_path) / "uploads"),
         "SIBOL_DEFAULT_BARANGAY_NAME": "Barangay Fortune",
+        # The barangay's time zone: every date and time people read; storage stays UTC.
+        "SIBOL_TIMEZONE": os.environ.get("SIBOL_TIMEZONE") or "Asia/Manila",
         "SIBOL_OFFICE_PHONE": os.environ.get("SIBOL_OFFICE_PHONE", "(02) 8123 4567"),
         "SIBOL_OFFICE_EMAIL": os.environ.get("SIBOL_OFFICE_EMAIL", "sibol@barangay.local"),
         "SIBOL_OFFICE_ADDRESS": os.environ.get("SIBOL_OFFICE_ADDRESS", "Barangay Hall, Main Street"),

@@ -82,6 +82,9 @@ STRENGTH_LABELS = {0: "Very weak", 1: "Very weak", 2: "Weak", 3: "Medium", 4: "S
 
 
 def strength_label(password: str) -> str:
+    """The meter's word; nothing before anything is typed (issue 18)."""
+    if not password:
+        return ""
     return STRENGTH_LABELS[sum(password_rules(password).values())]
 
 

@@ -13,8 +13,10 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import Invalid, ServiceError
+from ..extensions import db
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
-from ..models import ModuleId
+from ..models import Account, ModuleId
+from ..safe_actions import confirmation_page, needs_confirmation, offer_undo
 from . import locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
@@ -176,12 +178,30 @@ def update_account(account_id: int):
 @module_required(ADMIN)
 def set_active(account_id: int):
     active = request.form.get("active") == "1"
+    if not active and needs_confirmation():
+        target = db.session.get(Account, account_id)
+        if target is not None and target.is_enabled:
+            return confirmation_page(
+                f"Disable {target.full_name}?",
+                f"{target.full_name} ({target.username}) will be signed out everywhere and cannot "
+                "sign in until the account is enabled again.",
+                "Disable account",
+                _back(),
+            )
     try:
         account = service.set_active(_actor(), account_id, active)
     except ServiceError as err:
         flash(err.message, "error")
     else:
         flash(f"Account {account.username} {'enabled' if active else 'disabled'}.", "success")
+        if not active:
+            offer_undo(
+                "account-disable",
+                account.id,
+                f"{account.username} was disabled.",
+                url_for("admin.set_active", account_id=account.id),
+                {"active": "1", "next": _back()},
+            )
     return redirect(_back())
 
 

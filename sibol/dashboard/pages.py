@@ -7,7 +7,7 @@ from flask_login import current_user
 
 from ..access import module_required
 from ..errors import ServiceError
-from ..models import ModuleId
+from ..models import Account, ModuleId
 from ..rules import kg_text
 from ..validation import field_errors
 from . import service
@@ -21,6 +21,20 @@ def kg_number(kg: float) -> str:
     return kg_text(round(kg * 1000))
 
 
+def greeting(account: Account) -> tuple[str | None, str]:
+    """(barangay, name) the greeting shows: the account's own barangay, else the console's
+    default one, except for the system administrator, who belongs to none; the person's
+    first name, or the full name when the first name alone is not a name ("System")."""
+    name = account.first_name.strip() if account.first_name else ""
+    if not name or name == "System":
+        name = account.full_name
+    if account.barangay:
+        return account.barangay.name, name
+    if account.is_admin and account.first_name == "System":
+        return None, name
+    return current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"], name
+
+
 @bp.get("/dashboard")
 @module_required(ModuleId.DASHBOARD)
 def index():
@@ -30,11 +44,7 @@ def index():
 def _render(
     *, form: str | None = None, values: dict | None = None, errors: dict | None = None, status: int = 200
 ):
-    barangay = (
-        current_user.barangay.name
-        if current_user.barangay
-        else current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"]
-    )
+    barangay, greeting_name = greeting(current_user)
     period = request.args.get("period", "weekly")
     if period not in service.PERIODS:
         period = "weekly"
@@ -42,6 +52,7 @@ def _render(
     return render_template(
         "dashboard/index.html",
         barangay=barangay,
+        greeting_name=greeting_name,
         period=period,
         periods=service.PERIODS,
         period_names=service.PERIOD_NAMES,

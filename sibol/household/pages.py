@@ -10,6 +10,7 @@ from ..errors import NotFound, ServiceError
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId, RoleId
 from ..rules import kg_text
+from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import rewards, service
@@ -272,6 +273,16 @@ def record_waste(member_id: int):
 def claim_reward(reward_id: int):
     reward = rewards.get_reward(reward_id)  # NotFound -> the 404 page
     data = {"memberId": request.form.get("memberId")}
+    member = rewards.find_member(data["memberId"])
+    if needs_confirmation() and member is not None and rewards.can_claim(reward, member):
+        return confirmation_page(
+            f"Claim {reward.name} for {member.name}?",
+            f"{reward.points_required:,} points will be taken from {member.name}'s {member.points:,}. "
+            "You can undo this for a few seconds.",
+            "Claim reward",
+            url_for("household.index", tab="rewards", claim=reward.id),
+            danger=False,
+        )
     try:
         claim = rewards.claim_reward(reward_id, data["memberId"])
     except ServiceError as err:
@@ -288,4 +299,26 @@ def claim_reward(reward_id: int):
         f"({claim.member.points:,} left).",
         "success",
     )
+    offer_undo(
+        "reward-claim",
+        claim.id,
+        f"{claim.member.name} claimed {claim.reward.name}.",
+        url_for("household.undo_claim", claim_id=claim.id),
+    )
+    return redirect(url_for("household.index", tab="claimed"))
+
+
+@bp.post("/household/claims/<int:claim_id>/undo")
+@module_required(ModuleId.HOUSEHOLD)
+def undo_claim(claim_id: int):
+    """Undo of a claim within the few seconds it is offered: the points go back."""
+    if not take_undo("reward-claim", claim_id):
+        flash("It is too late to undo that claim.", "error")
+        return redirect(url_for("household.index", tab="claimed"))
+    try:
+        member = rewards.undo_claim(claim_id)
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash(f"Claim undone; {member.name} has {member.points:,} points again.", "success")
     return redirect(url_for("household.index", tab="claimed"))

@@ -122,6 +122,41 @@ def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page
     return fetch_page(query, count, page, per_page)
 
 
+def find_member(member_id: object) -> HouseholdMember | None:
+    """The member a form names, or None (the claim itself reports what is wrong)."""
+    text = str(member_id or "").strip()
+    if not text.isdigit() or int(text) > 2**31 - 1:
+        return None
+    return db.session.get(HouseholdMember, int(text))
+
+
+def can_claim(reward: Reward, member: HouseholdMember) -> bool:
+    """Whether claim_reward would go ahead (the page asks first only then)."""
+    return (
+        reward.status == RewardStatus.AVAILABLE
+        and member.is_active
+        and member.points >= reward.points_required
+    )
+
+
+def undo_claim(claim_id: int) -> HouseholdMember:
+    """Takes a claim back (issue 18 undo): the claim goes and its points return, in one commit."""
+    claim = db.session.get(RewardClaim, claim_id)
+    if claim is None:
+        raise NotFound("That claim no longer exists.")
+    member = claim.member
+    db.session.execute(
+        update(HouseholdMember)
+        .where(HouseholdMember.id == member.id)
+        .values(points=HouseholdMember.points + claim.points_spent)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.delete(claim)
+    db.session.commit()
+    db.session.refresh(member)
+    return member
+
+
 def claim_reward(reward_id: int, member_id) -> RewardClaim:
     """A member spends points on an available reward; refuses when points fall short."""
     errors = rules.Errors()

@@ -291,7 +291,7 @@ def add_chemical_additive(
     units: str | None = None,
     person_in_charge: str | None = None,
 ) -> ChemicalAdditive:
-    """Records a chemical added to a machine on the start date (time: now, UTC)."""
+    """Records a chemical added to a machine on the start date (time: now, stored in UTC)."""
     machine = get_machine(machine_id)
     row = ChemicalAdditive(
         machine_id=machine.id,
@@ -299,7 +299,7 @@ def add_chemical_additive(
         added_on=_date(start_date),
         added_at=time(*utcnow().timetuple()[3:6]),
         chemical_input=_short(chemical_input, "Chemical Input", "chemicalInput", 100) or "Unspecified",
-        stage=_short(stage, "Stage", "stage", 50) or area,
+        stage=_short(stage, "Stage", "stage", 50),
         value=_short(value, "Value", "value", 20),
         units=_short(units, "Units", "units", 20),
         person_in_charge=_short(person_in_charge, "Person in Charge", "personInCharge", 100),

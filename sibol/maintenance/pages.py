@@ -7,7 +7,7 @@ opens the same dialogs in place and previews the chosen image.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -16,12 +16,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..access import module_required
 from ..errors import ServiceError
 from ..listing import last_page, page_args_lenient, query_url
+from ..localtime import local_datetime
 from ..models import ModuleId
+from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
 from . import presentation, service
 from .queries import list_requests, parse_list_query
-from .rules import MANILA, operators
+from .rules import operators
 from .uploads import attachment_file, read_uploads
 
 bp = Blueprint("maintenance", __name__)
@@ -56,10 +58,7 @@ def fmt_date(value: date | None) -> str:
 
 
 def fmt_time(value: datetime | None) -> str:
-    if value is None:
-        return ""
-    local = value.replace(tzinfo=UTC).astimezone(MANILA)
-    return local.strftime("%b %d, %Y %I:%M %p")
+    return local_datetime(value)
 
 
 def _detail_context() -> dict:
@@ -182,9 +181,31 @@ def renew(request_id: int):
     return _act(request_id, action)
 
 
+def _ask_first(request_id: int, title: str, message: str, label: str, *, danger: bool = True):
+    """The confirmation page of a final action on an on-going request, until confirmed
+    (issue 18); None when confirmed or when the service will refuse anyway."""
+    req = service.find_request(request_id)
+    if not needs_confirmation() or req is None or not service.is_ongoing(req):
+        return None
+    n = req.request_number
+    return confirmation_page(
+        title.format(n=n), message.format(n=n), label, _url(add={"request": request_id}), danger=danger
+    )
+
+
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
+    asked = _ask_first(
+        request_id,
+        "Complete request #{n}?",
+        "Request #{n} moves to Complete Maintenance and can no longer be renewed or canceled.",
+        "Complete request",
+        danger=False,
+    )
+    if asked:
+        return asked
+
     def action(v):
         req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
         return req, f"Request #{req.request_number} was completed."
@@ -195,9 +216,40 @@ def complete(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
 @module_required(ModuleId.MAINTENANCE)
 def cancel(request_id: int):
+    asked = _ask_first(
+        request_id,
+        "Cancel request #{n}?",
+        "Request #{n} will be canceled; your remarks are kept as the reason. "
+        "You can undo this for a few seconds.",
+        "Cancel request",
+    )
+    if asked:
+        return asked
+
     def action(v):
         req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
+        offer_undo(
+            "maintenance-cancel",
+            req.id,
+            f"Request #{req.request_number} was canceled.",
+            url_for("maintenance.undo_cancel", request_id=req.id),
+        )
         return req, f"Request #{req.request_number} was canceled."
+
+    return _act(request_id, action)
+
+
+@bp.post("/maintenance/requests/<int:request_id>/undo-cancel")
+@module_required(ModuleId.MAINTENANCE)
+def undo_cancel(request_id: int):
+    """Undo of a cancel, within the few seconds it is offered (sibol/safe_actions.py)."""
+    if not take_undo("maintenance-cancel", request_id):
+        flash("It is too late to undo that; the request stays canceled.", "error")
+        return redirect(url_for("maintenance.index", tab="complete"))
+
+    def action(_v):
+        req = service.reopen_request(request_id, actor=current_user)
+        return req, f"Request #{req.request_number} is on-going again."
 
     return _act(request_id, action)
 

@@ -29,6 +29,7 @@ EVENT_LABELS = {
     MaintenanceEventKind.REMARK: "Remark",
     MaintenanceEventKind.COMPLETED: "Completed",
     MaintenanceEventKind.CANCELED: "Canceled",
+    MaintenanceEventKind.REOPENED: "Reopened",
 }
 
 

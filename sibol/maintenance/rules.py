@@ -4,22 +4,22 @@ and who it may be assigned to (active operators)."""
 from __future__ import annotations
 
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
 from ..errors import Invalid
 from ..extensions import db
+from ..localtime import today
 from ..models import Account, AccountStatus, MaintenancePriority, RoleId
 
-MANILA = ZoneInfo("Asia/Manila")
 MAX_ISSUE = 2000
 MAX_REMARKS = 1000
 MAX_PHONE = 40
 
 
 def manila_today() -> date:
-    return datetime.now(MANILA).date()
+    """Today in the barangay's zone (SIBOL_TIMEZONE, Asia/Manila by default)."""
+    return today()
 
 
 def text_value(value: object, field_name: str, label: str, *, max_length: int, required: bool) -> str | None:

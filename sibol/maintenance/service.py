@@ -226,8 +226,15 @@ def get_request(request_id: int) -> MaintenanceRequest:
     return req
 
 
-def _transition(request_id: int, to_status: MaintenanceStatus, **values) -> MaintenanceRequest:
-    """Moves an on-going request to a final status; 409 when it is no longer on-going.
+def _transition(
+    request_id: int,
+    to_status: MaintenanceStatus,
+    *,
+    from_status: MaintenanceStatus = MaintenanceStatus.ONGOING,
+    **values: object,
+) -> MaintenanceRequest:
+    """Moves an on-going request to a final status (or, undoing a cancel, back); 409 when it
+    is no longer in `from_status`.
 
     A conditional UPDATE, so two people completing at once cannot both succeed.
     """
@@ -238,7 +245,7 @@ def _transition(request_id: int, to_status: MaintenanceStatus, **values) -> Main
             update(MaintenanceRequest)
             .where(
                 MaintenanceRequest.id == request_id,
-                MaintenanceRequest.status == MaintenanceStatus.ONGOING.value,
+                MaintenanceRequest.status == from_status.value,
             )
             .values(status=to_status.value, updated_at=utcnow(), **values)
             .execution_options(synchronize_session=False)
@@ -258,7 +265,7 @@ def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
     get_request(request_id)
     note = text_value(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=False)
-    values: dict[str, object] = {"date_completed": manila_today()}
+    values: dict[str, typing.Any] = {"date_completed": manila_today()}
     if note:
         values["remarks"] = note
     req = _transition(request_id, MaintenanceStatus.COMPLETED, **values)
@@ -273,6 +280,25 @@ def cancel_request(request_id: int, *, actor: Account | None, reason: object) ->
     note = text_value(reason, "remarks", "A reason for canceling", max_length=MAX_REMARKS, required=True)
     req = _transition(request_id, MaintenanceStatus.CANCELED, cancel_reason=note, remarks=note)
     _event(req, MaintenanceEventKind.CANCELED, actor, note=note)
+    db.session.commit()
+    db.session.refresh(req)
+    return req
+
+
+def find_request(request_id: int) -> MaintenanceRequest | None:
+    return db.session.get(MaintenanceRequest, request_id)
+
+
+def is_ongoing(req: MaintenanceRequest) -> bool:
+    return req.status == MaintenanceStatus.ONGOING
+
+
+def reopen_request(request_id: int, *, actor: Account | None) -> MaintenanceRequest:
+    """The undo of a cancel: a canceled request is on-going again (409 otherwise)."""
+    req = _transition(
+        request_id, MaintenanceStatus.ONGOING, from_status=MaintenanceStatus.CANCELED, cancel_reason=None
+    )
+    _event(req, MaintenanceEventKind.REOPENED, actor, note="Cancel undone")
     db.session.commit()
     db.session.refresh(req)
     return req

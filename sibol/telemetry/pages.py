@@ -6,7 +6,6 @@ page works without JavaScript; forms post back and redirect.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
@@ -22,13 +21,6 @@ from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
 MANILA = ZoneInfo("Asia/Manila")
-
-
-def local_time(ts: datetime | None) -> str:
-    """Naive UTC -> 'YYYY-MM-DD HH:MM' in Manila."""
-    if ts is None:
-        return "–"
-    return ts.replace(tzinfo=UTC).astimezone(MANILA).strftime("%Y-%m-%d %H:%M")
 
 
 def unread_notifications() -> int:
@@ -47,7 +39,6 @@ def init_app(app: Flask) -> None:
         metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
         metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
     )
-    app.jinja_env.filters["local_time"] = local_time
 
 
 def tab_context(tab: str, machine_id: int | None) -> dict:

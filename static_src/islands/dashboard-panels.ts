@@ -21,9 +21,10 @@ interface DashboardProps {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export function formatToday(now: Date): string {
+/** Today in the barangay's zone (the page's data-time-zone, SIBOL_TIMEZONE on the server). */
+export function formatToday(now: Date, timeZone = "Asia/Manila"): string {
   return new Intl.DateTimeFormat("en-US", {
-    timeZone: "Asia/Manila",
+    timeZone,
     weekday: "long",
     year: "numeric",
     month: "long",
@@ -33,7 +34,8 @@ export function formatToday(now: Date): string {
 
 whenReady(() => {
   const today = document.querySelector<HTMLElement>("[data-today]");
-  if (today) window.setInterval(() => (today.textContent = formatToday(new Date())), HOUR_MS);
+  const zone = today?.dataset.timeZone || undefined;
+  if (today) window.setInterval(() => (today.textContent = formatToday(new Date(), zone)), HOUR_MS);
 });
 
 onIsland<DashboardProps>("dashboard-panels", (host, props) => {

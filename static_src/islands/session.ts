@@ -7,6 +7,8 @@
  */
 import { api, clearSession, storedToken } from "../lib/api";
 import { whenReady } from "../lib/island";
+import { clearStaleErrors } from "../lib/fielderrors";
+import { expireUndo, wireConfirmations } from "../lib/confirm";
 import { readHandoff, storeHandoff, strippedUrl } from "../components/auth/handoff";
 
 export function dashboardHandoff(): void {
@@ -25,6 +27,10 @@ export function dashboardHandoff(): void {
 }
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
+
+clearStaleErrors(document);
+wireConfirmations(document);
+whenReady(() => expireUndo(document));
 
 whenReady(() => {
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-logout]")) {

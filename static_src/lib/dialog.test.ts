@@ -55,3 +55,24 @@ describe("dialog opener", () => {
     expect(dialog.hasAttribute("open")).toBe(false);
   });
 });
+
+describe("focus trap and return (issue 18)", () => {
+  it("Tab from the last element goes to the first, Shift+Tab from the first to the last, and focus returns on close", () => {
+    document.body.innerHTML = `<button id="opener">Open</button>
+      <dialog class="modal" id="d"><button id="one">One</button><input id="two"><button id="three">Three</button></dialog>`;
+    const opener = document.getElementById("opener") as HTMLButtonElement;
+    const dialog = document.getElementById("d") as HTMLDialogElement;
+    opener.focus();
+    openDialog(dialog);
+    const three = document.getElementById("three") as HTMLButtonElement;
+    three.focus();
+    three.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", bubbles: true, cancelable: true }));
+    expect(document.activeElement?.id).toBe("one");
+    document.activeElement!.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Tab", shiftKey: true, bubbles: true, cancelable: true }),
+    );
+    expect(document.activeElement?.id).toBe("three");
+    closeDialog(dialog);
+    expect(document.activeElement).toBe(opener);
+  });
+});

@@ -12,8 +12,56 @@ export interface OpenOptions {
   focusField?: boolean;
 }
 
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const returnTo = new WeakMap<HTMLDialogElement, HTMLElement>();
+
+/** The elements Tab can reach inside `dialog`, in order (hidden ones left out). */
+export function focusables(dialog: HTMLElement): HTMLElement[] {
+  return Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => !el.closest("[hidden]") && getComputedStyle(el).display !== "none" && getComputedStyle(el).visibility !== "hidden",
+  );
+}
+
+/** Tab and Shift+Tab cycle inside the dialog (issue 18): focus never leaves it while open. */
+function trapFocus(dialog: HTMLDialogElement): void {
+  if (dialog.dataset.focusTrap) return;
+  dialog.dataset.focusTrap = "1";
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const items = focusables(dialog);
+    if (items.length === 0) {
+      event.preventDefault();
+      return;
+    }
+    const first = items[0];
+    const last = items[items.length - 1];
+    const active = dialog.ownerDocument.activeElement;
+    if (event.shiftKey && (active === first || !dialog.contains(active))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+  dialog.addEventListener("close", () => restoreFocus(dialog));
+}
+
+/** Focus goes back to what had it before the dialog opened (once). */
+function restoreFocus(dialog: HTMLDialogElement): void {
+  const target = returnTo.get(dialog);
+  returnTo.delete(dialog);
+  if (target?.isConnected) target.focus();
+}
+
 /** Opens a dialog modally (again if it was open, so it becomes modal); jsdom gets `open`. */
 export function openDialog(dialog: HTMLDialogElement, { focusField = false }: OpenOptions = {}): void {
+  const active = dialog.ownerDocument.activeElement;
+  if (active instanceof HTMLElement && active !== dialog.ownerDocument.body && !dialog.contains(active)) {
+    returnTo.set(dialog, active);
+  }
+  trapFocus(dialog);
   if (typeof dialog.showModal === "function") {
     if (dialog.open) dialog.close();
     dialog.showModal();
@@ -29,6 +77,7 @@ export function closeDialog(dialog: HTMLDialogElement): void {
   } else {
     dialog.removeAttribute("open");
   }
+  restoreFocus(dialog);
 }
 
 export interface WireOptions extends OpenOptions {

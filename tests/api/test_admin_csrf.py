@@ -28,7 +28,9 @@ def test_form_post_without_token_is_refused_and_with_it_works(app):
     assert db.session.get(Account, user.id).is_enabled is True
     html = client.get("/admin").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-    res = client.post(f"/admin/accounts/{user.id}/active", data={"active": "0", "csrf_token": token})
+    res = client.post(
+        f"/admin/accounts/{user.id}/active", data={"active": "0", "csrf_token": token, "confirmed": "1"}
+    )
     assert res.status_code == 302
     db.session.expire_all()
     assert db.session.get(Account, user.id).is_enabled is False

@@ -27,7 +27,7 @@ def admin(client, login):
 def rows(html: str, table: str = "accounts-table") -> list[str]:
     body = html.split(f'id="{table}"', 1)[1].split("</tbody>", 1)[0]
     return re.findall(
-        r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td>([^<]*)</td>", body
+        r"<tr data-(?:account|pending)-id=\"\d+\" data-username=\"[^\"]*\">\s*<td[^>]*>([^<]*)</td>", body
     )
 
 
@@ -152,7 +152,9 @@ def test_edit_form_changes_role_and_access_and_shows_the_audit(client, admin):
 
 def test_toggle_approve_and_reject_as_form_posts(client, admin):
     user = make_account(username="toggled")
-    res = client.post(f"/admin/accounts/{user.id}/active", data={"active": "0", "next": "/admin?page=1"})
+    res = client.post(
+        f"/admin/accounts/{user.id}/active", data={"active": "0", "next": "/admin?page=1", "confirmed": "1"}
+    )
     assert res.status_code == 302 and res.headers["Location"] == "/admin?page=1"
     db.session.expire_all()
     assert db.session.get(Account, user.id).is_enabled is False
@@ -179,6 +181,6 @@ def test_toggle_approve_and_reject_as_form_posts(client, admin):
 
 def test_disabling_yourself_is_refused_with_a_message(client, admin):
     html = client.post(
-        f"/admin/accounts/{admin.id}/active", data={"active": "0"}, follow_redirects=True
+        f"/admin/accounts/{admin.id}/active", data={"active": "0", "confirmed": "1"}, follow_redirects=True
     ).get_data(as_text=True)
     assert "You cannot disable your own account." in html

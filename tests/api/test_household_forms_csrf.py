@@ -33,7 +33,7 @@ def test_household_forms_refuse_a_post_without_the_token(client):
     posts = (
         ("/household/members", {"name": "Nilo", "barangay": "Barangay Parang"}),
         (f"/household/members/{rosa.id}/waste", {"wasteKg": "2"}),
-        (f"/household/rewards/{rice.id}/claims", {"memberId": str(rosa.id)}),
+        (f"/household/rewards/{rice.id}/claims", {"memberId": str(rosa.id), "confirmed": "1"}),
     )
     for url, data in posts:
         res = client.post(url, data=data)

@@ -224,7 +224,9 @@ def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, si
     box = dialog(page(client, f"/household?tab=rewards&claim={rice.id}"), "claim-reward")
     assert "<strong>Rice</strong> · 500 points" in box
     assert re.findall(r'<option value="(\d+)"', box) == [str(rosa.id)]  # active members only
-    res = client.post(f"/household/rewards/{rice.id}/claims", data={"memberId": str(rosa.id)})
+    res = client.post(
+        f"/household/rewards/{rice.id}/claims", data={"memberId": str(rosa.id), "confirmed": "1"}
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("/household?tab=claimed")
     claimed = page(client, "/household?tab=claimed")
     assert "Rosa claimed Rice for 500 points (100 left)." in claimed
@@ -270,7 +272,7 @@ def test_new_forms_need_the_household_module(client, login):
     for url, data in (
         ("/household/members", {"name": "X", "barangay": "Barangay Parang"}),
         (f"/household/members/{rosa.id}/waste", {"wasteKg": "1"}),
-        (f"/household/rewards/{reward.id}/claims", {"memberId": str(rosa.id)}),
+        (f"/household/rewards/{reward.id}/claims", {"memberId": str(rosa.id), "confirmed": "1"}),
     ):
         assert client.post(url, data=data).status_code == 403
     assert count(HouseholdMember) == 1 and count(RewardClaim) == 0 and points_of(rosa.id) == 1000

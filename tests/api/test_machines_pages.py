@@ -56,7 +56,9 @@ def test_tabs_are_links_and_chemical_additives_is_the_default(signed_in):
 def test_other_tabs_say_add_machine_and_the_selector_is_not_on_machines(signed_in, tab):
     make_machine("Only")
     html = page(signed_in, f"?tab={tab}")
-    assert ">Add Machine</a>" in html and "Add Chemical</a>" not in html
+    # Issue 18: the Waste Container tab names what it adds (button and submit).
+    label = "Add Waste Container" if tab == "waste-container" else "Add Machine"
+    assert f">{label}</a>" in html and "Add Chemical</a>" not in html
     assert ('data-island="machines-selector"' in html) == (tab != "machines")
 
 
@@ -129,6 +131,7 @@ def test_add_forms_save_rows_without_javascript(signed_in):
             "area": "Package 2",
             "startDate": "2026-03-04",
             "chemicalInput": "Molasses",
+            "stage": "Filtering",
             "value": "4",
             "units": "L",
             "personInCharge": "Lito",
@@ -136,13 +139,13 @@ def test_add_forms_save_rows_without_javascript(signed_in):
         follow_redirects=True,
     )
     assert "Chemical added." in text(res.get_data(as_text=True))
-    assert "Molasses Package 2 4 L 2026-03-04" in text(res.get_data(as_text=True))
+    assert "Molasses Filtering 4 L Mar 4, 2026" in text(res.get_data(as_text=True))
     res = signed_in.post(
         "/sibol-machines/waste-containers",
         data={"machine": machine.id, "area": "Package 4", "startDate": "2026-03-05"},
         follow_redirects=True,
     )
-    assert f"WC-{machine.id:03d}-01 Package 4 Not Full 2026-03-05" in text(res.get_data(as_text=True))
+    assert f"WC-{machine.id:03d}-01 Package 4 Not Full Mar 5, 2026" in text(res.get_data(as_text=True))
     res = signed_in.post(
         "/sibol-machines/waste-containers",
         data={"machine": machine.id, "area": "Package 4"},

@@ -195,7 +195,9 @@ def test_detail_dialog_renew_complete_and_history(client, staff):
         data={"dueDate": (service.manila_today() - timedelta(days=2)).isoformat(), "remarks": "x"},
     )
     assert res.status_code == 400 and "New due date cannot be in the past." in res.get_data(as_text=True)
-    res = client.post(f"/maintenance/requests/{req.id}/complete", data={"remarks": "Replaced the valve"})
+    res = client.post(
+        f"/maintenance/requests/{req.id}/complete", data={"remarks": "Replaced the valve", "confirmed": "1"}
+    )
     assert res.status_code == 302 and res.headers["Location"].endswith("tab=complete")
     html = page(client)
     assert f"Request #{req.request_number} was completed." in html and row_numbers(html) == [

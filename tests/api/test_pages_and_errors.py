@@ -26,18 +26,32 @@ def nav_links(html: str) -> list[str]:
     return [part.split("</a>", 1)[0].rsplit(">", 1)[1] for part in nav.split("<a ")[1:]]
 
 
-def test_navigation_shows_admin_link_only_to_admins(client, login):
+def test_navigation_shows_only_the_links_a_role_can_use(client, login):
+    """Issue 18 point 5: no link that leads to a 403 page; the server still refuses them."""
     admin = make_admin()
     login(admin)
     links = nav_links(client.get("/dashboard").get_data(as_text=True))
     assert links == ["Dashboard", "SIBOL Machines", "Maintenance", "Household", "Chat Support", "Admin"]
     client.post("/logout")
-    for role in (RoleId.STAFF, RoleId.OPERATOR, RoleId.HOUSEHOLD):
+    expected = {
+        RoleId.STAFF: (["Dashboard", "SIBOL Machines", "Maintenance", "Household", "Chat Support"], []),
+        RoleId.OPERATOR: (
+            ["Dashboard", "SIBOL Machines", "Maintenance", "Chat Support"],
+            ["/household", "/admin"],
+        ),
+        RoleId.HOUSEHOLD: (
+            ["Dashboard", "Household", "Chat Support"],
+            ["/sibol-machines", "/maintenance", "/admin"],
+        ),
+    }
+    for role, (shown, refused) in expected.items():
         user = make_account(role=role)
         login(user)
         html = client.get("/dashboard").get_data(as_text=True)
-        assert nav_links(html) == ["Dashboard", "SIBOL Machines", "Maintenance", "Household", "Chat Support"]
-        assert ">Logout</button>" in html
+        assert nav_links(html) == shown
+        assert ">Logout</button>" in html and f">{user.full_name}</" in html
+        for path in refused:
+            assert client.get(path).status_code == 403, path
         client.post("/logout")
 
 

@@ -139,6 +139,7 @@ def test_disable_throws_out_the_open_session_then_enable(live_server, browser, b
         browser.get(f"{base}/admin")
         island_ready(browser)
         row_for(browser, "worker").find_element(By.XPATH, ".//button[normalize-space()='Disable']").click()
+        assert accept_alert(browser).startswith("Disable account for")  # issue 18: asks first
         wait(browser).until(lambda d: "Disabled" in row_text(d, "worker"))
 
         other.get(f"{base}/sibol-machines")
@@ -259,8 +260,14 @@ def test_table_and_actions_without_javascript(live_server, browser_nojs, in_app)
     driver.find_element(By.ID, "q").send_keys("plain05\n")
     wait(driver).until(lambda d: [r.split()[0] for r in row_texts(d)] == ["plain05"])
     row_for(driver, "plain05").find_element(By.XPATH, ".//button[normalize-space()='Disable']").click()
+    # Issue 18: without JavaScript the confirmation is a page; Yes disables, then Undo is offered.
+    wait(driver).until(lambda d: d.find_element(By.ID, "confirm-title").text.startswith("Disable "))
+    driver.find_element(By.ID, "confirm-yes").click()
     wait(driver).until(lambda d: "Account plain05 disabled." in d.page_source)
     assert "Disabled" in row_text(driver, "plain05") and "q=plain05" in driver.current_url
+    driver.find_element(By.ID, "undo-button").click()
+    wait(driver).until(lambda d: "Account plain05 enabled." in d.page_source)
+    assert "Active" in row_text(driver, "plain05")
     driver.find_element(By.ID, "tab-approval").click()
     wait(driver).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "form[data-admin-reject] input[name=reason]")

@@ -80,7 +80,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     # The link works once: opened again, it shows the error with the hint and Resend.
     browser.get(link)
     assert find(browser, "#verify-error").text == "This verification link is invalid or has expired."
-    assert "The link may have expired or is invalid." in browser.page_source
+    assert "Press Resend below for a new link." in browser.page_source  # issue 18: said once
     assert find(browser, "#resend").is_displayed()
     browser.get(pending_url)
 

@@ -111,6 +111,9 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     assert "Waiting for a new bearing" in detail.find_element(By.ID, "mnt-detail-remarks").text
     detail.find_element(By.ID, "mnt-remarks").send_keys("Bearing replaced")
     detail.find_element(By.ID, "mnt-complete").click()
+    alert = wait(browser).until(EC.alert_is_present())  # issue 18: completing asks first
+    assert alert.text.startswith(f"Complete request #{number}?")
+    alert.accept()
     wait(browser).until(
         EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was completed.")
     )

@@ -129,6 +129,8 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       };
       if (adminToggle !== undefined) {
         const isActive = form.dataset.active === "1";
+        // Disabling signs the person out everywhere: ask first (issue 18); Enable reverses it.
+        if (!isActive && !window.confirm(`Disable account for ${name}? They will be signed out.`)) return;
         await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), "Toggle active failed");
       } else if (adminApprove !== undefined) {
         const body = approvalBody(form, name);

@@ -25,6 +25,7 @@ export function strengthScore(password: string): number {
 }
 
 export function strengthLabel(password: string): string {
+  if (!password) return ""; // no verdict before anything is typed (issue 18)
   return STRENGTH_LABELS[strengthScore(password)];
 }
 

@@ -38,3 +38,21 @@ describe("process panel", () => {
     expect(active()).toBe("Filtering");
   });
 });
+
+describe("runProcess with prefers-reduced-motion (issue 18)", () => {
+  it("stays on the first stage", () => {
+    vi.useFakeTimers();
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ matches: query.includes("reduce"), media: query })) as typeof window.matchMedia;
+    const list = document.createElement("ol");
+    list.innerHTML = ["Filtering", "Slurry Making"]
+      .map((name) => `<li class="process__step"><span class="process__name">${name}</span><span class="process__state"></span></li>`)
+      .join("");
+    const stop = runProcess(list, 3);
+    vi.advanceTimersByTime(9000);
+    expect(list.querySelector('[aria-current="step"] .process__name')?.textContent).toBe("Filtering");
+    stop();
+    window.matchMedia = original;
+    vi.useRealTimers();
+  });
+});

@@ -33,11 +33,13 @@ export function showStep(list: HTMLElement, active: number): void {
   });
 }
 
-/** Advances the panel every `seconds`, looping; returns a function that stops it. */
+/** Advances the panel every `seconds`, looping; returns a function that stops it. With
+ * prefers-reduced-motion the panel stays still on its first stage (issue 18). */
 export function runProcess(list: HTMLElement, seconds: number): () => void {
   const count = list.querySelectorAll(".process__step").length;
   let active = 0;
   showStep(list, active);
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return () => undefined;
   const timer = window.setInterval(() => {
     active = nextStep(active, count);
     showStep(list, active);

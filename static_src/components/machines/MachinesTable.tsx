@@ -150,14 +150,14 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
             ) : (
               machines.map((m) => (
                 <tr key={m.machine_id}>
-                  <td>#{m.machine_id}</td>
-                  <td>{m.Name}</td>
-                  <td>{areaLabel(m)}</td>
-                  <td>
+                  <td data-label="Machine ID">#{m.machine_id}</td>
+                  <td data-label="Machine Name">{m.Name}</td>
+                  <td data-label="Area">{areaLabel(m)}</td>
+                  <td data-label="Status">
                     <span className={statusBadgeClass(m.status_name)}>{m.status_name || "No Status"}</span>
                   </td>
-                  <td>{m.lastReading ?? "never"}</td>
-                  <td>
+                  <td data-label="Last reading">{m.lastReading ?? "never"}</td>
+                  <td data-label="Actions">
                     <button
                       type="button"
                       className="btn btn--small"

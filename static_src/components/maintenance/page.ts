@@ -87,14 +87,6 @@ function isInteractive(target: EventTarget | null): boolean {
   return target instanceof Element && Boolean(target.closest("a, button, input, select, textarea, label"));
 }
 
-function wireConfirms(root: ParentNode): void {
-  for (const button of root.querySelectorAll<HTMLButtonElement>("button[data-confirm]")) {
-    button.addEventListener("click", (event) => {
-      if (!window.confirm(button.dataset.confirm ?? "Are you sure?")) event.preventDefault();
-    });
-  }
-}
-
 /** The HTML of a response that api.ts wrapped as {raw} (the page routes answer HTML). */
 function rawHtml(payload: unknown): string | null {
   if (payload && typeof payload === "object" && "raw" in payload) {
@@ -129,7 +121,6 @@ export async function openDetail(row: HTMLElement): Promise<void> {
     document.getElementById(dialog.id)?.remove();
     (document.querySelector("main") ?? document.body).append(dialog);
     tidyAddressOnClose(dialog);
-    wireConfirms(dialog);
     window.history.replaceState(null, "", href); // a reload shows the same dialog
     openDialog(dialog);
   } catch {
@@ -200,8 +191,6 @@ export function enhancePage(root: Document, props: PageProps): void {
       void openDetail(row);
     });
   }
-
-  wireConfirms(root);
 
   const form = root.querySelector<HTMLFormElement>("#mnt-request-form");
   if (form) {
