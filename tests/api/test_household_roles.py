@@ -128,7 +128,7 @@ WRITES = [
         "POST",
         "/household/rewards/{reward}/claims",
         STAFF,
-        form={"memberId": "{member}"},
+        form={"memberId": "{member}", "confirmed": "1"},  # claiming asks first (issue 18)
     ),
     Write(
         "page dashboard collection",

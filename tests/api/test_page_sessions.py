@@ -61,7 +61,8 @@ def test_disabling_ends_every_session_and_token(app, api_headers):
     browsers = [sign_in(app, user), sign_in(app, user)]
     headers = api_headers(user)
     boss = sign_in(app, admin)
-    assert boss.post(f"/admin/accounts/{user.id}/active", data={"active": "0"}).status_code == 302
+    res = boss.post(f"/admin/accounts/{user.id}/active", data={"active": "0", "confirmed": "1"})
+    assert res.status_code == 302
     for browser in browsers:
         assert browser.get("/dashboard").status_code == 302
     assert app.test_client().get("/api/modules/allowed", headers=headers).status_code == 401
