@@ -25,8 +25,13 @@ WIDTHS = ((390, 844), (1366, 768))
 TOPBAR_MAX = 64
 TABS = {
     "/admin": ["", "?tab=approval"],
-    "/sibol-machines": ["", "?tab=machines", "?tab=waste-container"],
+    "/sibol-machines": ["", "?tab=machines", "?tab=waste-container", "?tab=process-panels", "?tab=analytics"],
     "/household": ["", "?tab=leaderboard", "?tab=rewards", "?tab=claimed", "?tab=points"],
+}
+# Pages a module's screens link to (and that the role may open), beside its tabs.
+LINKED = {
+    "/sibol-machines": ["/sibol-machines/alerts"],
+    "/household": ["/household/redeem"],
 }
 
 MEASURE = """
@@ -56,11 +61,17 @@ def set_viewport(browser, width: int, height: int) -> None:
     )
 
 
-def pages_of(browser) -> list[str]:
-    """Every page the role's top bar links to, with each page's tabs."""
-    links = browser.find_elements(By.CSS_SELECTOR, ".topbar__nav a")
+def pages_of(browser, role: RoleId) -> list[str]:
+    """Every page the role's top bar links to (the modules, the bell, the profile), with each
+    page's tabs and the pages its screens link to."""
+    links = browser.find_elements(By.CSS_SELECTOR, ".topbar__nav a, .topbar__bell, a.topbar__user")
     paths = [re.sub(r"^https?://[^/]+", "", a.get_attribute("href")) for a in links]
-    return [path + tab for path in paths for tab in TABS.get(path, [""])]
+    pages = [path + tab for path in paths for tab in TABS.get(path, [""])]
+    for path in paths:
+        pages += [
+            p for p in LINKED.get(path, []) if not (role == RoleId.HOUSEHOLD and p == "/household/redeem")
+        ]
+    return pages
 
 
 def loaded(browser) -> None:
@@ -79,7 +90,7 @@ def test_every_page_fits_a_phone_and_a_laptop(live_server, browser, in_app, role
     SHOTS.mkdir(exist_ok=True)
     browser.set_script_timeout(30)
     sign_in(browser, live_server.url, f"fit.{role.name.lower()}")
-    pages = pages_of(browser)
+    pages = pages_of(browser, role)
     assert pages, "the top bar links nowhere"
     problems: list[str] = []
     for width, height in WIDTHS:
