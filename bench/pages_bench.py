@@ -16,13 +16,12 @@ import argparse
 import json
 import shutil
 import sys
-import tempfile
 from collections import defaultdict
 
 from common import ADMIN_PASSWORD, median, start_server, summary, table
 
 sys.path.insert(0, ".")
-from tests.browser.conftest import CHROMEDRIVER, CHROMIUM  # noqa: E402
+from tests.support.browser import CHROMEDRIVER, CHROMIUM, chrome_options  # noqa: E402
 
 KBIT = 1000 / 8  # bytes per second in one kbit/s
 LINK = {"offline": False, "latency": 400, "downloadThroughput": 400 * KBIT, "uploadThroughput": 400 * KBIT}
@@ -71,23 +70,7 @@ def make_driver():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="sibol-bench-chrome-")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
+    options, profile = chrome_options(CHROMIUM, "sibol-bench-chrome-")
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(120)

@@ -15,13 +15,14 @@ CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
-def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
+def chrome_options(binary: str, prefix: str = "sibol-chrome-"):
+    """Headless Chromium's options as this machine needs them (no network, no first-run work) and
+    a fresh profile folder: (options, profile). The tests and bench/pages_bench.py start it so."""
     from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = binary
-    profile = tempfile.mkdtemp(prefix="sibol-chrome-")
+    profile = tempfile.mkdtemp(prefix=prefix)
     for flag in (
         "--headless=new",
         "--no-sandbox",
@@ -36,6 +37,14 @@ def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
         f"--user-data-dir={profile}",
     ):
         options.add_argument(flag)
+    return options, profile
+
+
+def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options, profile = chrome_options(binary)
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
