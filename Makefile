@@ -24,7 +24,7 @@ TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 
-.PHONY: run dev test test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean
+.PHONY: run dev test test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean translations
 
 $(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -119,6 +119,12 @@ lint: $(DEV_STAMP) $(NODE_STAMP)
 format: $(DEV_STAMP)
 	$(VENV)/bin/ruff format $(LINT_PATHS)
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+
+# Languages (issue 16): re-extract the server's messages into sibol/translations/messages.pot and
+# merge them into each language's messages.po (new ones arrive with an empty msgstr to fill in).
+# The .mo files are compiled by the app at start-up when missing or older than the .po.
+translations: $(DEV_STAMP)
+	$(PY) -m sibol.i18n_tools
 
 clean:
 	rm -rf sibol/static/dist sibol/static/hot .pytest_cache

@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type PluginOption, type Rollup } from "vite";
 import backend from "vite-plugin-backend";
+import islandModules from "./static_src/build/island-modules";
 import precompress from "./static_src/build/precompress";
 
 const ISLANDS_DIR = "static_src/islands";
@@ -56,6 +57,7 @@ export default defineConfig(({ command }) => {
         buildDirectory: "dist",
         hotFile: HOT_FILE,
       }),
+      islandModules(),
       precompress(),
     );
   }

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from flask import Flask, g, request, session
+from flask_babel import gettext as _
 from flask_login import AnonymousUserMixin, current_user
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -16,8 +17,10 @@ from .access import enforce_access
 from .api import install_cors, make_api_blueprint
 from .assets import init_assets
 from .config import load_settings
+from .critical_css import install_critical_css
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
+from .i18n import init_i18n
 from .retry import install_write_retry
 from .security import install_security
 from .templating import init_templating
@@ -36,6 +39,9 @@ FEATURES = (
     "maintenance",
     "chat",
     "telemetry",
+    "reports",
+    "city",  # issue 15: barangays and the city dashboard (City Admin)
+    "language",
 )
 
 
@@ -62,13 +68,19 @@ def create_app(overrides: dict | None = None) -> Flask:
         busy = float(app.config.get("SIBOL_DB_BUSY_TIMEOUT", 5))
         options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
         options["connect_args"] = {**options.get("connect_args", {}), "timeout": busy}
+        # A local file cannot drop a pooled connection: no SELECT 1 before every request (issue 17).
+        options["pool_pre_ping"] = False
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     # Keep the field order of the spec's shapes (app.json is Flask's DefaultJSONProvider).
     app.json.sort_keys = False  # type: ignore[attr-defined]
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     install_security(app)
     register_extensions(app)
+    init_i18n(app)
     register_request_hooks(app)
+    from .tenancy import install as install_tenancy
+
+    install_tenancy(app)  # after the identity hooks: the scope comes from the signed-in account
     app.url_map.converters["int"] = DatabaseId  # before any route is added
     register_blueprints(app)
     register_error_handlers(app)
@@ -76,6 +88,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_cli(app)
     init_assets(app)
     init_templating(app)
+    install_critical_css(app)  # last: runs before Flask-Compress and the security headers
     return app
 
 
@@ -113,7 +126,7 @@ def _load_session_user(user_id: str):
     """Flask-Login loader: the id carries the account's session epoch."""
     from .models import Account
 
-    raw_id, _, epoch = str(user_id).partition(".")
+    raw_id, _sep, epoch = str(user_id).partition(".")
     if not raw_id.isdecimal():
         return None
     account = db.session.get(Account, int(raw_id))
@@ -121,16 +134,18 @@ def _load_session_user(user_id: str):
         return None
     if not account.is_active:
         session["sibol_signed_out_reason"] = (
-            "Your account has been disabled. Contact your barangay administrator."
+            _("Your account has been disabled. Contact your barangay administrator.")
             if not account.is_enabled
-            else "Your account is not active."
+            else _("Your barangay has been deactivated. Contact your city administrator.")
+            if account.barangay is not None and not account.barangay.is_active
+            else _("Your account is not active.")
         )
         return None
     from .sessions import is_live_for
 
     if epoch != str(account.session_epoch or 0) or not is_live_for(account):
         # Signed out (on this or another copy of the cookie), or every session of the account ended.
-        session["sibol_signed_out_reason"] = "Your session has ended. Please sign in again."
+        session["sibol_signed_out_reason"] = _("Your session has ended. Please sign in again.")
         return None
     return account
 

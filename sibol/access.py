@@ -21,6 +21,7 @@ from typing import cast
 from urllib.parse import urlencode
 
 from flask import Flask, current_app, flash, redirect, request, session, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from .errors import json_error, wants_json
@@ -95,7 +96,7 @@ def access_of(endpoint: str | None, app: Flask | None = None) -> Access | None:
 
 def _refuse_anonymous(message: str | None = None):
     if wants_json():
-        return json_error(401, message or "Sign in to continue.", code="unauthorized")
+        return json_error(401, message or _("Sign in to continue."), code="unauthorized")
     if message:
         flash(message, "error")
     target = request.full_path if request.query_string else request.path
@@ -111,26 +112,28 @@ def enforce_access():
     access = access_of(request.endpoint)
     if access is None:
         current_app.logger.error("Route %s declares no access rule; refusing it", request.endpoint)
-        return json_error(403, "This route is not available.", code="forbidden")
+        return json_error(403, _("This route is not available."), code="forbidden")
     if access.kind == PUBLIC:
         return None
     if not current_user.is_authenticated:
         message = session.pop("sibol_signed_out_reason", None)
         return _refuse_anonymous(message)
     if not current_user.is_active:  # pragma: no cover - loaders never return inactive accounts
-        return _refuse_anonymous("Your account is not active.")
+        return _refuse_anonymous(_("Your account is not active."))
     if access.kind == SIGNED_IN:
         return None
     if not current_user.has_module(access.module):
         name = MODULES[ModuleId(cast(int, access.module))][1]  # kind "module" always names one
-        message = f"Your account does not have access to {name}."
+        from .presentation import shown
+
+        message = _("Your account does not have access to %(name)s.", name=shown(name))
         if wants_json():
             return json_error(403, message, code="forbidden", module=access.module)
         from flask import render_template
 
         return render_template("errors/error.html", status=403, message=message), 403
     if not role_may(current_user.role_id, access.action, access.module, request.method):
-        message = "Your role does not allow this."
+        message = _("Your role does not allow this.")
         if wants_json():
             return json_error(403, message, code="forbidden", action=access.action)
         from flask import render_template

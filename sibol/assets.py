@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 from flask import Flask, current_app, g
 from markupsafe import Markup, escape
+
+from .island_i18n import defer_island_messages, init_island_i18n, island_messages
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 HOT_FILE = STATIC_DIR / "hot"
@@ -37,14 +40,26 @@ def _manifest() -> dict:
     return data
 
 
+_NOT_READ = object()
+
+
 def dev_server_url() -> str | None:
-    """The Vite dev server's URL while `make dev` runs (its hot file exists), else None."""
+    """The Vite dev server's URL while `make dev` runs (its hot file exists), else None.
+
+    `make dev` runs Flask in debug mode, where the file is looked at on every call; a production
+    app (not debug) reads it once per process: it was a file read on every request (issue 17)."""
     if current_app.config.get("SIBOL_IGNORE_HOT_FILE"):
         return None
+    if not current_app.debug:
+        cached = current_app.extensions.get("sibol_dev_server", _NOT_READ)
+        if cached is not _NOT_READ:
+            return cast(str | None, cached)
     try:
-        return HOT_FILE.read_text().strip().rstrip("/") or None
+        url = HOT_FILE.read_text().strip().rstrip("/") or None
     except FileNotFoundError:
-        return None
+        url = None
+    current_app.extensions["sibol_dev_server"] = url
+    return url
 
 
 def _emitted() -> set[str]:
@@ -116,11 +131,14 @@ def vite_asset(*entries: str) -> Markup:
     """Tags for the given entries, e.g. vite_asset("static_src/islands/code-input.tsx")."""
     url = dev_server_url()
     tags = _dev_tags(url, entries) if url else _build_tags(entries)
-    return Markup("\n".join(tags))  # noqa: S704 - built from escaped manifest paths only
+    messages = island_messages(*entries)  # the islands' texts in the page's language (issue 16)
+    # noqa below: built from escaped manifest paths and island_messages()'s escaped JSON only
+    return Markup("\n".join([messages, *tags] if messages else tags))  # noqa: S704
 
 
 def asset_url(entry: str) -> str:
     """The built URL of one entry (for islands loaded on demand, e.g. when a dialog opens)."""
+    defer_island_messages(entry)  # its texts go out with the page's next vite_asset()
     url = dev_server_url()
     if url:
         return f"{url}/{entry}"
@@ -133,3 +151,4 @@ def asset_url(entry: str) -> str:
 def init_assets(app: Flask) -> None:
     app.jinja_env.globals["vite_asset"] = vite_asset
     app.jinja_env.globals["asset_url"] = asset_url
+    init_island_i18n(app)

@@ -1,4 +1,4 @@
-"""flask setup, flask seed, flask create-admin, flask backup, flask restore, flask digest."""
+"""flask setup, flask seed, flask create-admin, flask create-city-admin, flask backup, flask restore, flask digest."""
 
 from __future__ import annotations
 
@@ -79,6 +79,19 @@ def register_commands(app: Flask) -> None:
 
         for table, value in digest().items():
             click.echo(f"{table} {value}")
+
+    @app.cli.command("create-city-admin")
+    @click.argument("username")
+    @click.option("--email", default="", help="The City Admin's e-mail address")
+    def create_city_admin_command(username: str, email: str) -> None:
+        """Create a City Admin (issue 15: manages barangays, sees every barangay); prints its password once."""
+        seed.reference_data()
+        try:
+            account, generated = seed.create_city_admin(username, email)
+        except ValueError as err:
+            raise click.ClickException(str(err)) from None
+        click.echo(f"Created City Admin '{account.username}' with password: {generated}")
+        click.echo("Write it down now: it will not be shown again.")
 
     @app.cli.command("create-admin")
     def create_admin_command() -> None:

@@ -13,14 +13,28 @@ import time
 from pathlib import Path
 
 from flask import current_app, render_template
+from flask_babel import force_locale
+from flask_babel import lazy_gettext as _l
 from flask_mail import Message
 
 from .extensions import mail
 from .links import sign_in_base
 
 
-def send_email(to: str | None, subject: str, template: str, **context) -> bool:
-    """Render templates/email/<template>.txt and .html and queue them. True when queued."""
+def recipient_language(language: str | None = None, account=None) -> str:
+    """The language a message goes out in: the recipient's account's choice, else English
+    (never the sender's: an admin approving in Filipino mails an English reader in English)."""
+    from .i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+    chosen = language or getattr(account, "language", None)
+    return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def send_email(
+    to: str | None, subject: str, template: str, *, language: str | None = None, **context
+) -> bool:
+    """Render templates/email/<template>.txt and .html in the recipient's language and queue
+    them. `subject` may be lazy (lazy_gettext): it is rendered in that language. True when queued."""
     from .tasks import queue_deliver
 
     if not to:
@@ -28,9 +42,11 @@ def send_email(to: str | None, subject: str, template: str, **context) -> bool:
     # base_url is where the messages send people to sign in (/login): the spec's client when
     # SIBOL_CLIENT_URL is set. Links to steps only our pages have are built with SIBOL_BASE_URL.
     context.setdefault("base_url", sign_in_base())
-    body = render_template(f"email/{template}.txt", **context)
-    html = render_template(f"email/{template}.html", **context)
-    queue_deliver(to, f"SIBOL: {subject}", body, html, template)
+    with force_locale(recipient_language(language, context.get("account"))):
+        title = str(subject)
+        body = render_template(f"email/{template}.txt", **context)
+        html = render_template(f"email/{template}.html", **context)
+    queue_deliver(to, f"SIBOL: {title}", body, html, template)
     return True
 
 
@@ -61,12 +77,12 @@ def _to_outbox(message: Message, template: str) -> bool:
 def verification_email(account, link: str) -> bool:
     """Sign-up: the link to /email-verification (24 hours, single use)."""
     return send_email(
-        account.email, "Verify your email address", "auth_verify_email", account=account, link=link
+        account.email, _l("Verify your email address"), "auth_verify_email", account=account, link=link
     )
 
 
 def reset_code_email(account, code: str) -> bool:
     """Forgot Password: the six-digit code (15 minutes, 5 tries)."""
     return send_email(
-        account.email, "Your password reset code", "auth_reset_code", account=account, code=code
+        account.email, _l("Your password reset code"), "auth_reset_code", account=account, code=code
     )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
+
+from .i18n import N_
 
 
 class ServiceError(Exception):
@@ -14,6 +17,7 @@ class ServiceError(Exception):
     error = "bad_request"
 
     def __init__(self, message: str, *, field: str | None = None, **extra):
+        message = str(message)  # a lazy text is rendered now, in the request's language
         super().__init__(message)
         self.message = message
         self.field = field
@@ -94,19 +98,19 @@ def json_error(status: int, message: str, *, code: str | None = None, **extra):
 
 
 HTTP_MESSAGES = {
-    400: "The request could not be understood.",
-    401: "Sign in to continue.",
-    403: "You do not have access to this.",
-    404: "Not found.",
-    405: "This method is not allowed here.",
-    413: "The upload is too large (10 MB at most).",
-    415: "Send the body as JSON (Content-Type: application/json).",
-    429: "Too many attempts. Try again later.",
-    500: "Something went wrong on our side. Please try again.",
+    400: N_("The request could not be understood."),
+    401: N_("Sign in to continue."),
+    403: N_("You do not have access to this."),
+    404: N_("Not found."),
+    405: N_("This method is not allowed here."),
+    413: N_("The upload is too large (10 MB at most)."),
+    415: N_("Send the body as JSON (Content-Type: application/json)."),
+    429: N_("Too many attempts. Try again later."),
+    500: N_("Something went wrong on our side. Please try again."),
 }
 
 
-BUSY_MESSAGE = "The system is busy right now. Please try again in a moment."
+BUSY_MESSAGE = N_("The system is busy right now. Please try again in a moment.")
 BUSY_RETRY_AFTER = 5
 # MySQL/MariaDB: lock wait timeout, deadlock. SQLite says so in its message.
 BUSY_MYSQL_CODES = {1205, 1213}
@@ -139,9 +143,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         status = err.code or 500
-        message = HTTP_MESSAGES.get(status) or err.description or "Error"
+        message = _(HTTP_MESSAGES[status]) if status in HTTP_MESSAGES else (err.description or _("Error"))
         if status == 400 and err.description and "CSRF" in err.description:
-            message = "The form expired or its security token is missing. Reload the page and try again."
+            message = _("The form expired or its security token is missing. Reload the page and try again.")
         if wants_json():
             response = json_error(status, message, code=err.name.lower().replace(" ", "_"))
         else:
@@ -161,10 +165,10 @@ def register_error_handlers(app: Flask) -> None:
         app.logger.warning("Database busy on %s %s: %s", request.method, request.path, err.orig)
         headers = {"Retry-After": str(BUSY_RETRY_AFTER)}
         if wants_json():
-            response = json_error(503, BUSY_MESSAGE, code="database_busy", retryAfter=BUSY_RETRY_AFTER)
+            response = json_error(503, _(BUSY_MESSAGE), code="database_busy", retryAfter=BUSY_RETRY_AFTER)
             response.headers.update(headers)
             return response
-        page = render_template("errors/error.html", status=503, message=BUSY_MESSAGE)
+        page = render_template("errors/error.html", status=503, message=_(BUSY_MESSAGE))
         return page, 503, headers
 
     @app.errorhandler(Exception)
@@ -176,5 +180,5 @@ def register_error_handlers(app: Flask) -> None:
 
         db.session.rollback()
         if wants_json():
-            return json_error(500, HTTP_MESSAGES[500], code="internal_error")
-        return render_template("errors/error.html", status=500, message=HTTP_MESSAGES[500]), 500
+            return json_error(500, _(HTTP_MESSAGES[500]), code="internal_error")
+        return render_template("errors/error.html", status=500, message=_(HTTP_MESSAGES[500])), 500

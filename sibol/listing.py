@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import ColumnElement, Select, func, or_
 
 from .errors import Invalid
@@ -60,16 +61,18 @@ def page_args(default_per_page: int = DEFAULT_PER_PAGE) -> tuple[int, int]:
         try:
             return int(raw) if raw.strip() else default
         except ValueError:
-            raise Invalid(f"{name} must be a whole number.", field=name) from None
+            raise Invalid(_("%(name)s must be a whole number.", name=name), field=name) from None
 
     page = number("page", 1)
     per_page = number("per_page", default_per_page)
     if page < 1:
-        raise Invalid("page must be 1 or more.", field="page")
+        raise Invalid(_("page must be 1 or more."), field="page")
     if page > MAX_PAGE:
-        raise Invalid(f"page must be at most {MAX_PAGE}.", field="page")
+        raise Invalid(_("page must be at most %(max_page)s.", max_page=MAX_PAGE), field="page")
     if not 1 <= per_page <= MAX_PER_PAGE:
-        raise Invalid(f"per_page must be between 1 and {MAX_PER_PAGE}.", field="per_page")
+        raise Invalid(
+            _("per_page must be between 1 and %(max_per_page)s.", max_per_page=MAX_PER_PAGE), field="per_page"
+        )
     return page, per_page
 
 

@@ -3,6 +3,11 @@
 Instants are stored as naive UTC datetimes; pages show them in the barangay's zone,
 `SIBOL_TIMEZONE` (Asia/Manila by default). Templates use the filters registered here:
 `local_date`, `local_time`, `local_datetime` (and `iso_utc` for <time datetime>).
+
+Dates and times follow the reader's language (issue 16) through Babel, with fixed patterns so
+English reads exactly as before ("Jan 5, 2026", "5:30 PM") and Filipino names its months
+("Ene 5, 2026"). Outside a request (tasks, commands) they are English. `number` formats counts
+and points with the language's grouping.
 """
 
 from __future__ import annotations
@@ -10,11 +15,54 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask, current_app, has_app_context
+from babel.dates import format_date as babel_format_date
+from babel.dates import format_time as babel_format_time
+from babel.numbers import format_decimal
+from flask import Flask, current_app, has_app_context, has_request_context
 
 DEFAULT_ZONE = "Asia/Manila"
-DATE_FORMAT = "%b %-d, %Y"
+DATE_FORMAT = "%b %-d, %Y"  # strftime, for callers that pass their own format
 TIME_FORMAT = "%-I:%M %p"
+DATE_PATTERN = "MMM d, y"  # the same in Babel's (CLDR) notation, in the reader's language
+TIME_PATTERN = "h:mm a"
+# strftime formats templates pass to local_date, and the same in CLDR notation.
+CLDR_PATTERNS = {DATE_FORMAT: DATE_PATTERN, "%A, %B %-d, %Y": "EEEE, MMMM d, y", "%b %d, %Y": "MMM dd, y"}
+
+
+def locale_code() -> str:
+    """The reader's language ("en" or "fil"); English outside a request."""
+    if not has_request_context():
+        from flask_babel import get_locale
+
+        locale = get_locale() if has_app_context() else None
+        return str(locale) if locale is not None else "en"
+    from .i18n import current_language
+
+    return current_language()
+
+
+def number(value: float | int | None) -> str:
+    """1,234 (or 1,234.5): grouped the reader's way."""
+    if value is None:
+        return ""
+    return format_decimal(value, locale=locale_code())
+
+
+def format_pattern(value: date | datetime, pattern: str) -> str:
+    """A date (or a datetime, as given) in a Babel/CLDR pattern, in the reader's language."""
+    if isinstance(value, datetime):
+        from babel.dates import format_datetime
+
+        return format_datetime(value, pattern, locale=locale_code())
+    return babel_format_date(value, pattern, locale=locale_code())
+
+
+def _format_date(value: date) -> str:
+    return babel_format_date(value, DATE_PATTERN, locale=locale_code())
+
+
+def _format_time(value: time) -> str:
+    return babel_format_time(value, TIME_PATTERN, locale=locale_code())
 
 
 def zone() -> ZoneInfo:
@@ -54,7 +102,7 @@ def local_clock(entered: datetime | None, clock: time | None) -> str:
     if clock is None:
         return ""
     day = entered.date() if entered else datetime.now(UTC).date()
-    return utc_time_to_local(day, clock).strftime(TIME_FORMAT)
+    return _format_time(utc_time_to_local(day, clock))
 
 
 def local_date(value: date | datetime | None, fmt: str = DATE_FORMAT) -> str:
@@ -63,6 +111,8 @@ def local_date(value: date | datetime | None, fmt: str = DATE_FORMAT) -> str:
         return ""
     if isinstance(value, datetime):
         value = to_local(value)
+    if fmt in CLDR_PATTERNS:
+        return babel_format_date(value, CLDR_PATTERNS[fmt], locale=locale_code())
     return value.strftime(fmt)
 
 
@@ -71,14 +121,19 @@ def local_time(value: datetime | time | None) -> str:
         return ""
     if isinstance(value, datetime):
         value = to_local(value)
-    return value.strftime(TIME_FORMAT)
+    return _format_time(value if isinstance(value, time) else value.time())
 
 
 def local_datetime(value: datetime | None) -> str:
     if value is None:
         return ""
     local = to_local(value)
-    return f"{local.strftime(DATE_FORMAT)} {local.strftime(TIME_FORMAT)}"
+    return f"{_format_date(local)} {_format_time(local.time())}"
+
+
+def utc_start_of(day: date) -> datetime:
+    """The instant (naive UTC, as stored) when `day` begins in the barangay's zone."""
+    return datetime.combine(day, time.min, tzinfo=zone()).astimezone(UTC).replace(tzinfo=None)
 
 
 def iso_utc(value: datetime | None) -> str:
@@ -92,5 +147,9 @@ def iso_utc(value: datetime | None) -> str:
 def init_localtime(app: Flask) -> None:
     app.jinja_env.globals.update(local_clock=local_clock, time_zone_name=time_zone_name)
     app.jinja_env.filters.update(
-        local_date=local_date, local_time=local_time, local_datetime=local_datetime, iso_utc=iso_utc
+        local_date=local_date,
+        local_time=local_time,
+        local_datetime=local_datetime,
+        iso_utc=iso_utc,
+        number=number,
     )

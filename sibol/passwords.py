@@ -8,13 +8,17 @@ import string
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from .i18n import N_
 
 # argon2id with OWASP's first recommended setting (19 MiB, 2 passes, 1 lane): about 50 ms a
 # hash on a 2-core server. The library default (64 MiB, 3 passes, 4 lanes) took 380 ms here,
 # which turned sign-in into the bottleneck and a cheap way to exhaust the server.
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 
-PASSWORD_RULE_MESSAGE = "Password must be at least 8 chars and include upper, lower, number, and symbol."  # noqa: S105
+PASSWORD_RULE_MESSAGE = N_("Password must be at least 8 chars and include upper, lower, number, and symbol.")
 MAX_PASSWORD_LENGTH = 256
 
 
@@ -47,11 +51,11 @@ def password_rules(password: str) -> dict[str, bool]:
 
 
 RULE_NEEDS = {
-    "length": "at least 8 characters",
-    "upper": "an uppercase letter (A-Z)",
-    "lower": "a lowercase letter (a-z)",
-    "number": "a number (0-9)",
-    "symbol": "a symbol such as ! # ? or @",
+    "length": _l("at least 8 characters"),
+    "upper": _l("an uppercase letter (A-Z)"),
+    "lower": _l("a lowercase letter (a-z)"),
+    "number": _l("a number (0-9)"),
+    "symbol": _l("a symbol such as ! # ? or @"),
 }
 
 
@@ -63,14 +67,19 @@ def password_advice(password: str) -> str | None:
     client generates 8 lowercase letters and digits for a blank password, and shows this text.)
     """
     if len(password) > MAX_PASSWORD_LENGTH:
-        return f"Password is too long: use at most {MAX_PASSWORD_LENGTH} characters."
-    missing = [RULE_NEEDS[rule] for rule, met in password_rules(password).items() if not met]
+        return _("Password is too long: use at most %(count)s characters.", count=MAX_PASSWORD_LENGTH)
+    missing = [str(RULE_NEEDS[rule]) for rule, met in password_rules(password).items() if not met]
     if not missing:
         return None
-    needs = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-    return (
-        f"Password needs {needs}. Use at least 8 characters with upper- and lowercase letters, "
-        "a number and a symbol."
+    needs = (
+        missing[0]
+        if len(missing) == 1
+        else _("%(first)s and %(last)s", first=", ".join(missing[:-1]), last=missing[-1])
+    )
+    return _(
+        "Password needs %(needs)s. Use at least 8 characters with upper- and lowercase letters, "
+        "a number and a symbol.",
+        needs=needs,
     )
 
 
@@ -78,14 +87,21 @@ def meets_password_rule(password: str) -> bool:
     return len(password) <= MAX_PASSWORD_LENGTH and all(password_rules(password).values())
 
 
-STRENGTH_LABELS = {0: "Very weak", 1: "Very weak", 2: "Weak", 3: "Medium", 4: "Strong", 5: "Very strong"}
+STRENGTH_LABELS = {
+    0: _l("Very weak"),
+    1: _l("Very weak"),
+    2: _l("Weak"),
+    3: _l("Medium"),
+    4: _l("Strong"),
+    5: _l("Very strong"),
+}
 
 
 def strength_label(password: str) -> str:
     """The meter's word; nothing before anything is typed (issue 18)."""
     if not password:
         return ""
-    return STRENGTH_LABELS[sum(password_rules(password).values())]
+    return str(STRENGTH_LABELS[sum(password_rules(password).values())])
 
 
 def generate_password(length: int = 8) -> str:
@@ -98,7 +114,7 @@ def generate_password(length: int = 8) -> str:
             secrets.choice(string.ascii_uppercase),
             secrets.choice(string.digits),
             secrets.choice(symbols),
-        ] + [secrets.choice(alphabet) for _ in range(max(0, length - 4))]
+        ] + [secrets.choice(alphabet) for _i in range(max(0, length - 4))]
         # Fisher-Yates with the CSPRNG so the required classes are not always first.
         for i in range(len(chars) - 1, 0, -1):
             j = secrets.randbelow(i + 1)

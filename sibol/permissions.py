@@ -12,8 +12,9 @@ from __future__ import annotations
 from .models import ModuleId, RoleId
 
 ADMIN, STAFF, OPERATOR, HOUSEHOLD = RoleId.ADMIN, RoleId.STAFF, RoleId.OPERATOR, RoleId.HOUSEHOLD
-STAFF_ROLES = frozenset({ADMIN, STAFF})
-CREW_ROLES = frozenset({ADMIN, STAFF, OPERATOR})
+CITY_ADMIN = RoleId.CITY_ADMIN  # issue 15: everything an Admin may do, in every barangay
+STAFF_ROLES = frozenset({ADMIN, STAFF, CITY_ADMIN})
+CREW_ROLES = frozenset({ADMIN, STAFF, OPERATOR, CITY_ADMIN})
 ALL_ROLES = frozenset(RoleId)
 RESIDENT_ROLES = frozenset({HOUSEHOLD})
 
@@ -35,6 +36,10 @@ ACTIONS: dict[str, frozenset[RoleId]] = {
     "resident.claim": RESIDENT_ROLES,  # request or cancel a claim for itself
     # Dashboard ----------------------------------------------------------------------------
     "dashboard.record": CREW_ROLES,  # Record a collection, record energy
+    "reports.view": STAFF_ROLES,  # the monthly report (/reports/monthly, /api/reports/monthly)
+    # Barangays (issue 15) -----------------------------------------------------------------
+    "city.barangays": frozenset({CITY_ADMIN}),  # create, rename, deactivate, appoint admins
+    "city.dashboard": frozenset({CITY_ADMIN}),  # totals per barangay
 }
 
 # Unsafe requests to a module's routes that declare no action.

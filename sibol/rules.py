@@ -12,6 +12,8 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from flask_babel import gettext as _
+
 from .validation import EMAIL_RE, Errors
 
 MAX_KG = 100_000  # one collection or rule above 100 tonnes is a typing mistake
@@ -153,7 +155,7 @@ def area_list(errors: Errors, value, field: str = "areas", label: str = "Area") 
     seen: set[str] = set()
     for item in value:
         if not isinstance(item, str):
-            errors.add(field, "Each area must be text.")
+            errors.add(field, _("Each area must be text."))
             return []
         name = " ".join(item.split())
         if not name:

@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from functools import lru_cache
+
+from flask import Flask, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .assets import dev_server_url
 
 
-def content_security_policy(dev_server: str | None) -> str:
+@lru_cache(maxsize=256)
+def content_security_policy(dev_server: str | None, style_sources: tuple[str, ...] = ()) -> str:
+    """style_sources: the 'sha256-…' of the page's inline critical CSS (sibol/critical_css.py).
+    Style attributes set from scripts (React, Chart.js) go through the CSSOM, which CSP allows.
+    Cached: the same few policies were rebuilt on every response (issue 17)."""
     script = "'self'"
     connect = "'self'"
+    style = " ".join(["'self'", *style_sources])
     if dev_server:
         # make dev: the Vite client and the React refresh preamble (one inline module).
         ws = dev_server.replace("http", "ws", 1)
         script += f" {dev_server} 'unsafe-inline'"
         connect += f" {dev_server} {ws}"
+        style += " 'unsafe-inline'"  # make dev only: Vite injects the islands' CSS as <style>
     return "; ".join(
         [
             "default-src 'self'",
             f"script-src {script}",
-            "style-src 'self' 'unsafe-inline'",  # React and Chart.js set style attributes
+            f"style-src {style}",
             "img-src 'self' data: blob:",
             "font-src 'self'",
             f"connect-src {connect}",
@@ -46,7 +54,10 @@ def install_security(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         headers = response.headers
-        headers.setdefault("Content-Security-Policy", content_security_policy(dev_server_url()))
+        headers.setdefault(
+            "Content-Security-Policy",
+            content_security_policy(dev_server_url(), tuple(g.get("sibol_style_sources", ()))),
+        )
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
         headers.setdefault("X-Frame-Options", "DENY")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import column, func, insert, select, table
 
 from .extensions import db
 from .models import (
@@ -26,13 +26,8 @@ from .models import (
 )
 from .passwords import generate_password, hash_password
 
-BARANGAYS = (
-    "Barangay Fortune",
-    "Barangay Malanday",
-    "Barangay Parang",
-    "Barangay Concepcion Uno",
-    "Barangay Nangka",
-)
+# Issue 15: barangays are tenants. Seeding creates only the first one (SIBOL_DEFAULT_BARANGAY_NAME),
+# so a fresh installation has one barangay and looks as before; a City Admin adds the others.
 AREAS = ("Purok 1", "Purok 2", "Purok 3", "Purok 4", "Purok 5")
 MACHINE_STATUSES = ("Active", "Inactive", "Under Maintenance", "Offline")
 SAMPLE_MACHINES = (
@@ -53,7 +48,7 @@ def _ensure_named(model, names) -> None:
 
 
 def reference_data() -> None:
-    """Roles 1-4, modules 1-6, barangays, areas and machine statuses."""
+    """Roles 1-5, modules 1-6, the first barangay, its areas and the machine statuses."""
     for role_id, name in ROLE_NAMES.items():
         role = db.session.get(Role, int(role_id))
         if role is None:
@@ -64,8 +59,16 @@ def reference_data() -> None:
             db.session.add(Module(id=int(module_id), key=key, name=name, path=path))
         else:
             module.key, module.name, module.path = key, name, path
-    _ensure_named(Barangay, BARANGAYS)
-    _ensure_named(Area, AREAS)
+    # Columns, not entities: this also runs on older schemas (tests migrate step by step).
+    first_id = db.session.scalar(select(func.min(Barangay.id)))
+    if first_id is None:
+        name = current_app.config.get("SIBOL_DEFAULT_BARANGAY_NAME") or "Barangay Fortune"
+        db.session.execute(insert(table("barangays", column("name"))).values(name=name))
+        first_id = db.session.scalar(select(func.min(Barangay.id)))
+    existing = set(db.session.scalars(select(Area.name).where(Area.barangay_id == first_id)))
+    for name in AREAS:
+        if name not in existing:
+            db.session.add(Area(name=name, barangay_id=first_id))
     _ensure_named(MachineStatus, MACHINE_STATUSES)
     db.session.commit()
 
@@ -73,7 +76,8 @@ def reference_data() -> None:
 def sample_data() -> None:
     """The spec's sample rows, each feature's own, once."""
     if db.session.scalar(select(func.count(Machine.id))) == 0:
-        areas = {a.name: a.id for a in db.session.scalars(select(Area))}
+        first = db.session.scalar(select(func.min(Barangay.id)))
+        areas = {a.name: a.id for a in db.session.scalars(select(Area).where(Area.barangay_id == first))}
         statuses: dict[str | None, int] = {s.name: s.id for s in db.session.scalars(select(MachineStatus))}
         for name, area, status in SAMPLE_MACHINES:
             db.session.add(Machine(name=name, area_id=areas[area], status_id=statuses.get(status)))
@@ -137,4 +141,32 @@ def ensure_admin(username: str, email: str, password: str | None = None) -> tupl
     db.session.add(account)
     db.session.commit()
     current_app.logger.info("Created the first administrator %r", username)
+    return account, generated
+
+
+def create_city_admin(username: str, email: str, password: str | None = None) -> tuple[Account, str | None]:
+    """A City Admin (issue 15): every module, no barangay. Returns (account, generated password).
+    Raises ValueError when the username or e-mail is taken."""
+    username, email = username.strip(), (email or "").strip().lower()
+    if db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower())):
+        raise ValueError(f"The username {username} is taken.")
+    if email and db.session.scalar(select(Account.id).where(func.lower(Account.email) == email)):
+        raise ValueError(f"The e-mail {email} is taken.")
+    generated = None
+    if not password:
+        password = generated = generate_password(16)
+    ids = ROLE_DEFAULT_MODULES[RoleId.CITY_ADMIN]
+    account = Account(
+        username=username,
+        first_name="City",
+        last_name="Administrator",
+        email=email or None,
+        role_id=int(RoleId.CITY_ADMIN),
+        status=AccountStatus.ACTIVE,
+        is_enabled=True,
+        password_hash=hash_password(password),
+        modules=list(db.session.scalars(select(Module).where(Module.id.in_(ids)))),
+    )
+    db.session.add(account)
+    db.session.commit()
     return account, generated

@@ -11,6 +11,7 @@ from flask_login import current_user
 from markupsafe import Markup, escape
 
 from .assets import STATIC_DIR
+from .export import export_link
 from .listing import page_link
 from .localtime import init_localtime, now
 from .models import MODULES, ModuleId
@@ -100,6 +101,7 @@ def init_templating(app: Flask) -> None:
         static_url=static_url,
         nav_items=nav_items,
         page_link=page_link,
+        export_link=export_link,
         profile_url=profile_url,
         label_cells=label_cells,
         column_labels=column_labels,

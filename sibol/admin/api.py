@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
 from ..api import int_field, json_body, pick, text_field
 from ..errors import Invalid
+from ..export import wants_csv
 from ..listing import Page, page_args, page_json
 from ..models import ModuleId
-from . import locks, queries, service
+from . import exports, locks, queries, service
 from .serializers import (
     account_json,
+    account_row_json,
     audit_json,
     barangay_json,
     module_json,
@@ -40,7 +43,7 @@ def _role_filter() -> int | None:
     if raw in ("", "all"):
         return None
     if not raw.isdecimal() or len(raw) > 9:
-        raise Invalid("role must be a role id.", field="role")
+        raise Invalid(_("role must be a role id."), field="role")
     return service.check_role(int(raw)).id
 
 
@@ -52,9 +55,9 @@ def access_values(body: dict) -> list | None:
     if isinstance(value, str):
         return [part for part in (p.strip() for p in value.split(",")) if part]
     if not isinstance(value, list):
-        raise Invalid("Access must be a list of module ids or names.", field="Access")
+        raise Invalid(_("Access must be a list of module ids or names."), field="Access")
     if len(value) > 50:
-        raise Invalid("Access holds too many modules.", field="Access")
+        raise Invalid(_("Access holds too many modules."), field="Access")
     return value
 
 
@@ -67,15 +70,19 @@ def _page_json(page: Page, key: str, shape) -> dict:
 def accounts():
     q = request.args.get("q", "")
     if len(q) > 100:
-        raise Invalid("q must be at most 100 characters.", field="q")
+        raise Invalid(_("q must be at most 100 characters."), field="q")
     role_id = _role_filter()
+    if wants_csv():
+        return exports.accounts_csv(q, role_id)
     page, per_page = _paging()
-    return _page_json(queries.list_accounts(q, role_id, page, per_page), "users", account_json)
+    return _page_json(queries.list_account_rows(q, role_id, page, per_page), "users", account_row_json)
 
 
 @bp.get("/pending-accounts")
 @module_required(ADMIN)
 def pending_accounts():
+    if wants_csv():
+        return exports.pending_csv()
     page, per_page = _paging()
     return _page_json(queries.list_pending(page, per_page), "pendingAccounts", pending_json)
 
@@ -84,12 +91,12 @@ def pending_accounts():
 @module_required(ADMIN)
 def approve(account_id: int):
     body = json_body(required=False)
-    role_id = int_field(body, "role", "Roles", "roleId", label="Role", required=False)
-    confirm = text_field(body, "confirmRole", label="Role confirmation", required=False, max_length=50)
+    role_id = int_field(body, "role", "Roles", "roleId", label=_("Role"), required=False)
+    confirm = text_field(body, "confirmRole", label=_("Role confirmation"), required=False, max_length=50)
     account = service.approve_account(_actor(), account_id, role_id, confirm)
     return {
         "success": True,
-        "message": "Account approved",
+        "message": _("Account approved"),
         "user": account_json(account),
         "pendingCount": queries.pending_count(),
     }
@@ -100,12 +107,12 @@ def approve(account_id: int):
 def reject(account_id: int):
     body = json_body(required=False)
     reason = text_field(
-        body, "reason", "Reason", label="Reason", required=False, max_length=service.REASON_MAX
+        body, "reason", "Reason", label=_("Reason"), required=False, max_length=service.REASON_MAX
     )
     account = service.reject_account(_actor(), account_id, reason)
     return {
         "success": True,
-        "message": "Account rejected",
+        "message": _("Account rejected"),
         "user": account_json(account),
         "pendingCount": queries.pending_count(),
     }
@@ -118,21 +125,21 @@ def create():
     created = service.create_account(
         _actor(),
         first_name=text_field(
-            body, "FirstName", "firstName", label="First name", max_length=service.NAME_MAX
+            body, "FirstName", "firstName", label=_("First name"), max_length=service.NAME_MAX
         ),
-        last_name=text_field(body, "LastName", "lastName", label="Last name", max_length=service.NAME_MAX),
-        email=text_field(body, "Email", "email", label="Email", max_length=service.EMAIL_MAX),
-        role_id=int_field(body, "Roles", "roleId", "role", label="Role"),
+        last_name=text_field(body, "LastName", "lastName", label=_("Last name"), max_length=service.NAME_MAX),
+        email=text_field(body, "Email", "email", label=_("Email"), max_length=service.EMAIL_MAX),
+        role_id=int_field(body, "Roles", "roleId", "role", label=_("Role")),
         module_values=access_values(body),
-        barangay_id=int_field(body, "Barangay_id", "barangayId", label="Barangay", required=False),
+        barangay_id=int_field(body, "Barangay_id", "barangayId", label=_("Barangay"), required=False),
         username=text_field(
-            body, "Username", "username", label="Username", required=False, max_length=service.USERNAME_MAX
+            body, "Username", "username", label=_("Username"), required=False, max_length=service.USERNAME_MAX
         ),
         password=text_field(
-            body, "Password", "password", label="Password", required=False, max_length=256, strip=False
+            body, "Password", "password", label=_("Password"), required=False, max_length=256, strip=False
         ),
     )
-    message = "Account created"
+    message = _("Account created")
     if created.set_password_link_sent:
         message += f". A link to set the password was e-mailed to {created.account.email}."
     return {
@@ -158,10 +165,10 @@ def account(account_id: int):
 @module_required(ADMIN)
 def update(account_id: int):
     body = json_body()
-    role_id = int_field(body, "Roles", "roleId", label="Role", required=False)
+    role_id = int_field(body, "Roles", "roleId", label=_("Role"), required=False)
     values = access_values(body)
     updated = service.update_account(_actor(), account_id, role_id=role_id, module_values=values)
-    return {"success": True, "message": "Account updated", "user": account_json(updated)}
+    return {"success": True, "message": _("Account updated"), "user": account_json(updated)}
 
 
 @bp.patch("/<int:account_id>/active")
@@ -170,17 +177,17 @@ def set_active(account_id: int):
     body = json_body()
     value = pick(body, "isActive", "IsActive", "is_active")
     if value is None:
-        raise Invalid("isActive is required.", field="isActive")
+        raise Invalid(_("isActive is required."), field="isActive")
     if isinstance(value, bool):
         active = value
     elif isinstance(value, int) and value in (0, 1):
         active = bool(value)
     else:
-        raise Invalid("isActive must be true or false.", field="isActive")
+        raise Invalid(_("isActive must be true or false."), field="isActive")
     updated = service.set_active(_actor(), account_id, active)
     return {
         "success": True,
-        "message": "Account enabled" if active else "Account disabled",
+        "message": _("Account enabled") if active else "Account disabled",
         "user": account_json(updated),
     }
 
@@ -213,7 +220,7 @@ def unlock(account_id: int):
     account = locks.unlock_account(_actor(), account_id)
     return {
         "success": True,
-        "message": f"{account.username} can sign in again",
+        "message": _("%(username)s can sign in again", username=account.username),
         "user": account_json(account),
     }
 

@@ -3,13 +3,16 @@ and the approving admin may approve a sign-up with another role instead."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 from ..errors import Invalid
 from ..extensions import db
+from ..i18n import N_
 from ..models import ROLE_DEFAULT_MODULES, Account, Module, RoleId
 from ..models.core import Role
 
-NEEDS_CONFIRMATION = (
-    "{name} asked for the Admin role: all six modules, including account administration. "
+NEEDS_CONFIRMATION = N_(
+    "%(name)s asked for the Admin role: all six modules, including account administration. "
     'To approve as Admin, confirm by naming the role ("Admin"), or approve with another role.'
 )
 
@@ -20,7 +23,7 @@ def approval_role(account: Account, role: Role | None, confirm_role: str | None)
     chosen = role or account.role
     if chosen.id == RoleId.ADMIN and (confirm_role or "").strip().lower() != chosen.name.lower():
         raise Invalid(
-            NEEDS_CONFIRMATION.format(name=account.username),
+            _(NEEDS_CONFIRMATION, name=account.username),
             field="confirmRole",
             requestedRole=account.role_id,
             requestedRoleName=account.role.name,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+
 from .. import lockout
 from ..errors import Conflict
 from ..extensions import db
@@ -29,7 +31,7 @@ def unlock_account(actor: Account, account_id: int) -> Account:
     """Lift the lock and forget the failures; audited. 409 when the account is not locked."""
     account = get_account(account_id)
     if not any(row.account_id == account.id for row in lockout.locked_accounts()):
-        raise Conflict(f"{account.username} is not locked.", field="Account_id")
+        raise Conflict(_("%(username)s is not locked.", username=account.username), field="Account_id")
     lockout.unlock(account.id)
     _audit(AuditAction.UNLOCK, actor, account)
     db.session.commit()

@@ -9,15 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
 from ..errors import Invalid, ServiceError
+from ..export import wants_csv
 from ..extensions import db
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import Account, ModuleId
 from ..safe_actions import confirmation_page, needs_confirmation, offer_undo
-from . import locks, queries, service
+from . import exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -59,6 +61,8 @@ def index():
     roles, modules, barangays = queries.roles(), queries.modules(), queries.barangays()
     q = request.args.get("q", "")[:100]
     role_id = _role_arg({r.id for r in roles})
+    if wants_csv():
+        return exports.pending_csv() if tab == "approval" else exports.accounts_csv(q, role_id)
     page, per_page = page_args_lenient(sizes=None)
     if tab == "approval":
         listing = queries.list_pending(page, per_page)
@@ -127,15 +131,15 @@ def create_account():
     try:
         for key, label in (("first_name", "First name"), ("last_name", "Last name"), ("email", "Email")):
             if not values[key].strip():
-                raise Invalid(f"{label} is required.", field=key)
+                raise Invalid(_("%(label)s is required.", label=label), field=key)
             if len(values[key]) > (service.EMAIL_MAX if key == "email" else service.NAME_MAX):
-                raise Invalid(f"{label} is too long.", field=key)
+                raise Invalid(_("%(label)s is too long.", label=label), field=key)
         role_id = _form_int("role")
         if role_id is None:
-            raise Invalid("Role is required.", field="role")
+            raise Invalid(_("Role is required."), field="role")
         password = form.get("password", "")
         if len(password) > 256:
-            raise Invalid("Password is too long.", field="password")
+            raise Invalid(_("Password is too long."), field="password")
         created = service.create_account(
             _actor(),
             first_name=values["first_name"],
@@ -170,7 +174,7 @@ def update_account(account_id: int):
         )
     except ServiceError as err:
         return _account_form(account, {}, err.message, err.status)
-    flash(f"Account {account.username} updated.", "success")
+    flash(_("Account %(username)s updated.", username=account.username), "success")
     return redirect(url_for("admin.index"))
 
 
@@ -182,10 +186,14 @@ def set_active(account_id: int):
         target = db.session.get(Account, account_id)
         if target is not None and target.is_enabled:
             return confirmation_page(
-                f"Disable {target.full_name}?",
-                f"{target.full_name} ({target.username}) will be signed out everywhere and cannot "
-                "sign in until the account is enabled again.",
-                "Disable account",
+                _("Disable %(name)s?", name=target.full_name),
+                _(
+                    "%(name)s (%(username)s) will be signed out everywhere and cannot "
+                    "sign in until the account is enabled again.",
+                    name=target.full_name,
+                    username=target.username,
+                ),
+                _("Disable account"),
                 _back(),
             )
     try:
@@ -193,12 +201,17 @@ def set_active(account_id: int):
     except ServiceError as err:
         flash(err.message, "error")
     else:
-        flash(f"Account {account.username} {'enabled' if active else 'disabled'}.", "success")
+        flash(
+            _("Account %(username)s enabled.", username=account.username)
+            if active
+            else _("Account %(username)s disabled.", username=account.username),
+            "success",
+        )
         if not active:
             offer_undo(
                 "account-disable",
                 account.id,
-                f"{account.username} was disabled.",
+                _("%(username)s was disabled.", username=account.username),
                 url_for("admin.set_active", account_id=account.id),
                 {"active": "1", "next": _back()},
             )
@@ -214,7 +227,7 @@ def approve(account_id: int):
     except ServiceError as err:
         flash(err.message, "error")
     else:
-        flash("Account approved", "success")
+        flash(_("Account approved"), "success")
     return redirect(_back())
 
 
@@ -226,7 +239,7 @@ def reject(account_id: int):
     except ServiceError as err:
         flash(err.message, "error")
     else:
-        flash("Account rejected", "success")
+        flash(_("Account rejected"), "success")
     return redirect(_back())
 
 
@@ -238,5 +251,5 @@ def unlock(account_id: int):
     except ServiceError as err:
         flash(err.message, "error")
     else:
-        flash(f"{account.username} can sign in again.", "success")
+        flash(_("%(username)s can sign in again.", username=account.username), "success")
     return redirect(_back())

@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from typing import cast
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, Table, bindparam, func, or_, outerjoin, select
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..listing import Page, last_page, like_contains
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, Role
 from ..models.admin import AuditEntry
+from ..models.core import account_modules
 
 # Reference lists ------------------------------------------------------------------------
 
 
 def roles() -> list[Role]:
-    return list(db.session.scalars(select(Role).order_by(Role.id)))
+    """The roles the signed-in account may give: City Admin only to a City Admin (issue 15)."""
+    from ..models import RoleId
+    from ..tenancy import acting_as_city_admin
+
+    query = select(Role).order_by(Role.id)
+    if not acting_as_city_admin():
+        query = query.where(Role.id != int(RoleId.CITY_ADMIN))
+    return list(db.session.scalars(query))
 
 
 def modules() -> list[Module]:
@@ -37,6 +48,94 @@ def list_accounts(
     q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
 ) -> Page:
     """Accounts that are not awaiting approval, newest first. per_page None: all of them."""
+    query = accounts_query(q, role_id)
+    # The count over the same conditions, without the joined role and barangay (issue 17).
+    total = db.session.scalar(query.with_only_columns(func.count(Account.id)).order_by(None)) or 0
+    # Modules joined into the page query: one query instead of a second SELECT ... IN per page.
+    query = query.order_by(Account.id.desc()).options(joinedload(Account.modules))
+    if per_page is None:
+        return Page(list(db.session.scalars(query).unique()), total, 1, max(total, 1))
+    page = last_page(page, total, per_page)
+    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)).unique())
+    return Page(items, total, page, per_page)
+
+
+def list_account_rows(
+    q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
+) -> Page:
+    """list_accounts as plain rows for /api (issue 17): each item is (row, [(module id, name)...])
+    with the fields account_json reads, in two SELECTs and no ORM objects. The accounts are
+    scoped like every Account query (the entity's loader criteria); their role, barangay and
+    modules are read through the tables (an ORM entity there would add its criteria again)."""
+    q = (q or "").strip()
+    # Without a search the statements do not depend on the request: built once per role filter.
+    count_query, query = _account_row_statements(role_id) if not q else _account_row_query(q, role_id)
+    if per_page is None:  # the whole list: its length is the total, no COUNT needed
+        rows = list(db.session.execute(query))
+        total = len(rows)
+        page, per_page_shown = 1, max(total, 1)
+    else:
+        total = db.session.scalar(count_query) or 0
+        page = last_page(page, total, per_page)
+        per_page_shown = per_page
+        rows = list(db.session.execute(query.offset((page - 1) * per_page).limit(per_page)))
+    modules: dict[int, list[tuple[int, str]]] = {row.id: [] for row in rows}
+    if rows:
+        for account_id, module_id, name in db.session.execute(_account_modules(), {"ids": list(modules)}):
+            modules[account_id].append((module_id, name))
+    return Page([(row, modules[row.id]) for row in rows], total, page, per_page_shown)
+
+
+@lru_cache(maxsize=16)
+def _account_row_statements(role_id: int | None) -> tuple[Select, Select]:
+    return _account_row_query("", role_id)
+
+
+def _account_row_query(q: str, role_id: int | None) -> tuple[Select, Select]:
+    """The count and the rows of list_account_rows (unpaged)."""
+    query = accounts_query(q, role_id)
+    count_query = query.with_only_columns(func.count(Account.id)).order_by(None)
+    role, barangay = (cast(Table, c.__table__) for c in (Role, Barangay))
+    query = (
+        query.with_only_columns(
+            Account.id,
+            Account.username,
+            Account.first_name,
+            Account.last_name,
+            Account.email,
+            Account.barangay_id,
+            barangay.c.name.label("barangay_name"),
+            Account.role_id,
+            role.c.name.label("role_name"),
+            Account.is_enabled,
+            Account.status,
+            Account.created_at,
+            maintain_column_froms=False,
+        )
+        .select_from(
+            outerjoin(Account, role, Account.role_id == role.c.id).outerjoin(
+                barangay, Account.barangay_id == barangay.c.id
+            )
+        )
+        .order_by(Account.id.desc())
+    )
+    return count_query, query
+
+
+@lru_cache(maxsize=1)
+def _account_modules() -> Select:
+    """(account id, module id, module name) of the accounts `ids`, in module order."""
+    module = cast(Table, Module.__table__)
+    return (
+        select(account_modules.c.account_id, module.c.id, module.c.name)
+        .join(module, module.c.id == account_modules.c.module_id)
+        .where(account_modules.c.account_id.in_(bindparam("ids", expanding=True)))
+        .order_by(account_modules.c.account_id, module.c.id)
+    )
+
+
+def accounts_query(q: str | None = None, role_id: int | None = None) -> Select:
+    """The List of Accounts' rows for a search and role filter, unordered and unpaged."""
     query = select(Account).where(Account.status != AccountStatus.PENDING)
     q = (q or "").strip()
     if q:
@@ -51,25 +150,24 @@ def list_accounts(
         )
     if role_id is not None:
         query = query.where(Account.role_id == role_id)
-    total = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    query = query.order_by(Account.id.desc())
-    if per_page is None:
-        return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
-    page = last_page(page, total, per_page)
-    items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
-    return Page(items, total, page, per_page)
+    return query
 
 
 def list_pending(page: int = 1, per_page: int | None = 10) -> Page:
     """Accounts awaiting approval (e-mail verified, or Google sign-ups), oldest first."""
-    query = select(Account).where(Account.status == AccountStatus.PENDING)
+    query = pending_query()
     total = pending_count()
-    query = query.order_by(Account.created_at, Account.id)
     if per_page is None:
         return Page(list(db.session.scalars(query)), total, 1, max(total, 1))
     page = last_page(page, total, per_page)
     items = list(db.session.scalars(query.offset((page - 1) * per_page).limit(per_page)))
     return Page(items, total, page, per_page)
+
+
+def pending_query() -> Select:
+    """The User Approval table's rows, oldest first, unpaged."""
+    query = select(Account).where(Account.status == AccountStatus.PENDING)
+    return query.order_by(Account.created_at, Account.id)
 
 
 def pending_count() -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..models import MODULES, ROLE_NAMES, Account, Barangay, ModuleId, Role, RoleId
 from ..models.admin import AuditEntry
 from ..serializers import account_fields, module_json
@@ -15,7 +17,7 @@ STATUS_LABELS = {
 }
 
 
-def status_label(account: Account) -> str:
+def status_label(account: Any) -> str:
     if account.status == "active" and not account.is_enabled:
         return "Disabled"
     return STATUS_LABELS.get(account.status, account.status)
@@ -29,6 +31,28 @@ def account_json(account: Account) -> dict:
         "Access_names": [m.name for m in account.modules],
         "status_label": status_label(account),
         "created_at": account.created_at.isoformat() + "Z" if account.created_at else None,
+    }
+
+
+def account_row_json(item: tuple) -> dict:
+    """account_json of a queries.list_account_rows item: the same keys and values."""
+    row, modules = item
+    return {
+        "Account_id": row.id,
+        "Username": row.username,
+        "FirstName": row.first_name,
+        "LastName": row.last_name,
+        "Email": row.email,
+        "Barangay_id": row.barangay_id,
+        "Barangay_Name": row.barangay_name,
+        "Roles": row.role_id,
+        "IsActive": 1 if row.is_enabled else 0,
+        "status": row.status,
+        "Role_name": row.role_name,
+        "Access": sorted(module_id for module_id, _ in modules),
+        "Access_names": [name for _, name in modules],
+        "status_label": status_label(row),
+        "created_at": row.created_at.isoformat() + "Z" if row.created_at else None,
     }
 
 
@@ -113,4 +137,12 @@ def audit_json(entry: AuditEntry) -> dict:
     }
 
 
-__all__ = ["account_json", "audit_json", "barangay_json", "module_json", "pending_json", "role_json"]
+__all__ = [
+    "account_json",
+    "account_row_json",
+    "audit_json",
+    "barangay_json",
+    "module_json",
+    "pending_json",
+    "role_json",
+]

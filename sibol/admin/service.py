@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails
+from .. import emails, tenancy
 from ..api.tokens import revoke_all_tokens
 from ..dblock import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
+from ..i18n import N_
 from ..models import (
     ROLE_DEFAULT_MODULES,
     Account,
@@ -45,8 +48,8 @@ USERNAME_MAX = 30
 NAME_MAX = 100
 EMAIL_MAX = 254
 REASON_MAX = 500
-LAST_ADMIN = (
-    "{name} is the last active administrator: another active administrator must exist "
+LAST_ADMIN = N_(
+    "%(name)s is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."
 )
 
@@ -54,7 +57,7 @@ LAST_ADMIN = (
 def get_account(account_id: int) -> Account:
     account = db.session.get(Account, account_id)
     if account is None:
-        raise NotFound("Account not found.")
+        raise NotFound(_("Account not found."))
     return account
 
 
@@ -64,7 +67,9 @@ def get_account(account_id: int) -> Account:
 def check_role(role_id: int) -> Role:
     role = db.session.get(Role, role_id)
     if role is None:
-        raise Invalid(f"Unknown role {role_id}.", field="Roles")
+        raise Invalid(_("Unknown role %(role_id)s.", role_id=role_id), field="Roles")
+    if role.id == RoleId.CITY_ADMIN and not tenancy.acting_as_city_admin():
+        raise Invalid(_("Only a City Admin can give the City Admin role."), field="Roles")
     return role
 
 
@@ -92,7 +97,7 @@ def resolve_modules(values: Iterable) -> list[Module]:
             raw = value.get("Module_id", value.get("id"))
             module = by_id.get(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None
         if module is None:
-            raise Invalid(f"Unknown module {value!r}.", field="Access")
+            raise Invalid(_("Unknown module %(value)s.", value=repr(value)), field="Access")
         chosen[module.id] = module
     return [chosen[k] for k in sorted(chosen)]
 
@@ -101,7 +106,7 @@ def check_barangay(barangay_id: int | None) -> int | None:
     if barangay_id is None:
         return None
     if db.session.get(Barangay, barangay_id) is None:
-        raise Invalid(f"Unknown barangay {barangay_id}.", field="Barangay_id")
+        raise Invalid(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id
 
 
@@ -115,10 +120,11 @@ def derive_username(first_name: str, last_name: str) -> str:
 
 
 def _username_taken(username: str) -> bool:
-    return (
-        db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower()))
-        is not None
-    )
+    with tenancy.unscoped():  # usernames are unique over the installation, not per barangay
+        return (
+            db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower()))
+            is not None
+        )
 
 
 def unique_username(base: str) -> str:
@@ -145,7 +151,7 @@ def _is_admin_holder(account: Account) -> bool:
     )
 
 
-def _other_active_admins(account_id: int) -> int:
+def _other_active_admins(account_id: int, barangay_id: int | None = None) -> int:
     """Active admins besides this one. Serialised with the write that follows: SQLite takes the
     write lock first (BEGIN IMMEDIATE), MySQL locks the admin rows in id order, so two admins
     demoting each other at once run one after the other and cannot both pass the check."""
@@ -158,6 +164,8 @@ def _other_active_admins(account_id: int) -> int:
             Account.is_enabled.is_(True),
             Account.role_id == int(RoleId.ADMIN),
             account_modules.c.module_id == int(ModuleId.ADMIN),
+            # Issue 15: a barangay keeps its own last Admin (the City Admin sees every barangay).
+            *([Account.barangay_id == barangay_id] if barangay_id is not None else []),
         )
         .order_by(Account.id)
         .with_for_update()
@@ -166,8 +174,8 @@ def _other_active_admins(account_id: int) -> int:
 
 
 def _guard_last_admin(account: Account) -> None:
-    if _other_active_admins(account.id) == 0:
-        raise Conflict(LAST_ADMIN.format(name=account.username), field="Account_id")
+    if _other_active_admins(account.id, account.barangay_id) == 0:
+        raise Conflict(_(LAST_ADMIN, name=account.username), field="Account_id")
 
 
 def _audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
@@ -189,7 +197,7 @@ def _commit_unique(*, flush_only: bool = False) -> None:
         db.session.flush() if flush_only else db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict("An account with this username or e-mail already exists.") from None
+        raise Conflict(_("An account with this username or e-mail already exists.")) from None
 
 
 # Writes ----------------------------------------------------------------------------------
@@ -219,7 +227,7 @@ def create_account(
     first_name, last_name = first_name.strip(), last_name.strip()
     email = email.strip().lower()  # stored normalised: unique without regard to case
     if not EMAIL_RE.match(email):
-        raise Invalid("Enter a valid email", field="Email")
+        raise Invalid(_("Enter a valid email"), field="Email")
     role = check_role(role_id)
     chosen = (
         resolve_modules(module_values)
@@ -227,8 +235,12 @@ def create_account(
         else resolve_modules(ROLE_DEFAULT_MODULES[RoleId(role.id)])
     )
     check_barangay(barangay_id)
-    if db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower())):
-        raise Conflict("An account with this e-mail already exists.", field="Email")
+    if role.id == RoleId.CITY_ADMIN:
+        barangay_id = None  # a City Admin belongs to no barangay
+    with tenancy.unscoped():  # e-mails are unique over the installation
+        taken = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
+    if taken:
+        raise Conflict(_("An account with this e-mail already exists."), field="Email")
     derived = derive_username(first_name, last_name)
     if username and username.strip().lower() == derived:
         username = None  # the spec client sends the same derivation: made unique like ours
@@ -236,11 +248,11 @@ def create_account(
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
             raise Invalid(
-                "Username may hold only letters, digits, dot, underscore and hyphen (at most 30).",
+                _("Username may hold only letters, digits, dot, underscore and hyphen (at most 30)."),
                 field="Username",
             )
         if _username_taken(username):
-            raise Conflict("An account with this username already exists.", field="Username")
+            raise Conflict(_("An account with this username already exists."), field="Username")
     else:
         username = unique_username(derived)
     if password:
@@ -267,7 +279,7 @@ def create_account(
     _commit_unique()
     emails.send_email(
         account.email,
-        "Your account was created",
+        _l("Your account was created"),
         "account_created",
         account=account,
         set_password_url=link,
@@ -294,6 +306,13 @@ def update_account(
     account.role_id = role.id
     account.role = role
     account.modules = chosen
+    if role.id == RoleId.CITY_ADMIN:
+        account.barangay_id = None
+    elif account.barangay_id is None:  # a City Admin made a barangay role: the chosen barangay's
+        scope = tenancy.current_scope()
+        if scope is None:
+            raise tenancy.NeedsBarangay()
+        account.barangay_id = scope
     _audit(AuditAction.EDIT, actor, account, before=before, after=after)
     db.session.commit()
     return account
@@ -307,7 +326,7 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
         return account
     if not active:
         if account.id == actor.id:
-            raise Conflict("You cannot disable your own account.", field="Account_id")
+            raise Conflict(_("You cannot disable your own account."), field="Account_id")
         if _is_admin_holder(account):
             _guard_last_admin(account)
         account.is_enabled = False
@@ -322,7 +341,9 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
 def _pending(account_id: int) -> Account:
     account = get_account(account_id)
     if account.status != AccountStatus.PENDING:
-        raise Conflict("Only accounts awaiting approval can be approved or rejected.", status=account.status)
+        raise Conflict(
+            _("Only accounts awaiting approval can be approved or rejected."), status=account.status
+        )
     return account
 
 
@@ -348,7 +369,11 @@ def approve_account(
     )
     db.session.commit()
     emails.send_email(
-        account.email, "Your account was approved", "account_approved", account=account, set_password_url=link
+        account.email,
+        _l("Your account was approved"),
+        "account_approved",
+        account=account,
+        set_password_url=link,
     )
     return account
 
@@ -356,7 +381,9 @@ def approve_account(
 def reject_account(actor: Account, account_id: int, reason: str | None) -> Account:
     reason = (reason or "").strip() or None
     if reason and len(reason) > REASON_MAX:
-        raise Invalid(f"The reason must be at most {REASON_MAX} characters.", field="reason")
+        raise Invalid(
+            _("The reason must be at most %(reason_max)s characters.", reason_max=REASON_MAX), field="reason"
+        )
     account = _pending(account_id)
     account.status = AccountStatus.REJECTED
     account.rejection_reason = reason
@@ -365,7 +392,7 @@ def reject_account(actor: Account, account_id: int, reason: str | None) -> Accou
     db.session.commit()
     emails.send_email(
         account.email,
-        "Your account registration was rejected",
+        _l("Your account registration was rejected"),
         "account_rejected",
         account=account,
         reason=reason,

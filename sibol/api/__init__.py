@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, overload
 
 from flask import Blueprint, Flask, current_app, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
@@ -14,26 +15,30 @@ from ..jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 def json_body(*, required: bool = True) -> dict[str, Any]:
     """The request's JSON object. Raises Invalid/Unsupported/TooLarge with a readable message."""
     if (request.content_length or 0) > MAX_JSON_BYTES:
-        raise TooLarge("The request body is too large (1 MB at most).", field="body")
+        raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
     data = request.get_data(cache=True)
     if not data:
         if required:
-            raise Invalid("Send a JSON object in the request body.", field="body")
+            raise Invalid(_("Send a JSON object in the request body."), field="body")
         return {}
     if not request.is_json:
-        raise Unsupported("Send the body as JSON (Content-Type: application/json).")
+        raise Unsupported(_("Send the body as JSON (Content-Type: application/json)."))
     if len(data) > MAX_JSON_BYTES:
-        raise TooLarge("The request body is too large (1 MB at most).", field="body")
+        raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
     if json_depth(data.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
         raise Invalid(
-            f"The request body is nested too deeply ({MAX_JSON_DEPTH} levels at most).", field="body"
+            _(
+                "The request body is nested too deeply (%(max_json_depth)s levels at most).",
+                max_json_depth=MAX_JSON_DEPTH,
+            ),
+            field="body",
         )
     try:
         body = request.get_json(force=True, silent=False)
     except BadRequest:
-        raise Invalid("The request body is not valid JSON.", field="body") from None
+        raise Invalid(_("The request body is not valid JSON."), field="body") from None
     if not isinstance(body, dict):
-        raise Invalid("The request body must be a JSON object.", field="body")
+        raise Invalid(_("The request body must be a JSON object."), field="body")
     return body
 
 
@@ -70,14 +75,17 @@ def text_field(
     value = pick(body, *names)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise Invalid(f"{label} is required.", field=names[0])
+            raise Invalid(_("%(label)s is required.", label=label), field=names[0])
         return None
     if not isinstance(value, str):
-        raise Invalid(f"{label} must be text.", field=names[0])
+        raise Invalid(_("%(label)s must be text.", label=label), field=names[0])
     if strip:
         value = value.strip()
     if len(value) > max_length:
-        raise Invalid(f"{label} must be at most {max_length} characters.", field=names[0])
+        raise Invalid(
+            _("%(label)s must be at most %(max_length)s characters.", label=label, max_length=max_length),
+            field=names[0],
+        )
     return value
 
 
@@ -96,18 +104,18 @@ def int_field(
     value = pick(body, *names)
     if value is None or value == "":
         if required:
-            raise Invalid(f"{label} is required.", field=names[0])
+            raise Invalid(_("%(label)s is required.", label=label), field=names[0])
         return None
     if isinstance(value, bool):
-        raise Invalid(f"{label} must be a number.", field=names[0])
+        raise Invalid(_("%(label)s must be a number.", label=label), field=names[0])
     if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         value = int(value.strip())
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int):
-        raise Invalid(f"{label} must be a whole number.", field=names[0])
+        raise Invalid(_("%(label)s must be a whole number.", label=label), field=names[0])
     if value < minimum or value > 2**31 - 1:
-        raise Invalid(f"{label} must be a valid number.", field=names[0])
+        raise Invalid(_("%(label)s must be a valid number.", label=label), field=names[0])
     return value
 
 

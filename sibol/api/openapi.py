@@ -37,6 +37,30 @@ CONVERTERS = {
 _PARAM = re.compile(r"<(?:(?P<conv>[a-zA-Z_]+)(?:\([^)]*\))?:)?(?P<name>[a-zA-Z_][a-zA-Z0-9_]*)>")
 
 
+CSV_QUERY = {
+    "format": {
+        "type": "string",
+        "enum": ["csv", "json"],
+        "description": "csv: the whole list (every page, same search and filters) as a CSV download",
+    }
+}
+
+
+def _with_csv(response: dict) -> dict:
+    """A list's success response that may also be a CSV file (format=csv or Accept: text/csv)."""
+    csv_body = {
+        "schema": {
+            "type": "string",
+            "description": "UTF-8 with a byte-order mark, CRLF line ends, header row first",
+        }
+    }
+    return {
+        **response,
+        "description": f"{response.get('description', 'JSON')}, or CSV when asked (format=csv, Accept: text/csv)",
+        "content": {**response.get("content", {}), "text/csv": csv_body},
+    }
+
+
 def openapi_path(rule: str) -> tuple[str, list[dict]]:
     params = []
 
@@ -97,7 +121,11 @@ def build_openapi(app: Flask) -> dict:
                 }
             else:
                 responses = {success: ANY_JSON}
-            for code in extra.get("errors", ["400", "404", "405", "415"]):
+            errors = list(extra.get("errors", ["400", "404", "405", "415"]))
+            if extra.get("csv"):  # a list that also answers CSV (issue 16): a bad format is a 400
+                responses[success] = _with_csv(responses[success])
+                errors = errors if "400" in errors else ["400", *errors]
+            for code in errors:
                 responses[code] = {
                     "description": ERROR_TEXT[code],
                     "content": {"application/json": {"schema": ERROR}},
@@ -120,7 +148,10 @@ def build_openapi(app: Flask) -> dict:
                 "parameters": path_params
                 + [
                     {"name": name, "in": "query", "required": False, "schema": schema}
-                    for name, schema in extra.get("query", {}).items()
+                    for name, schema in {
+                        **extra.get("query", {}),
+                        **(CSV_QUERY if extra.get("csv") else {}),
+                    }.items()
                 ],
                 "responses": responses,
             }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, session
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from .. import sessions
@@ -24,13 +25,13 @@ GOOGLE_SESSION_KEY = "sibol_google"  # see google.SESSION_KEY
 @public
 def login():
     body = json_body()
-    username = text_field(body, "username", label="Username", max_length=254)
-    password = text_field(body, "password", label="Password", max_length=256, strip=False)
+    username = text_field(body, "username", label=_("Username"), max_length=254)
+    password = text_field(body, "password", label=_("Password"), max_length=256, strip=False)
     account = service.authenticate(username, password)
     token = service.start_session(account, with_token=True)
     return {
         "success": True,
-        "message": "Login successful",
+        "message": _("Login successful"),
         "token": token,
         "accessToken": token,
         "user": user_json(account),
@@ -41,7 +42,7 @@ def login():
 @public
 def logout():
     service.end_session(bearer_from_request())
-    return {"success": True, "message": "Signed out"}
+    return {"success": True, "message": _("Signed out")}
 
 
 @bp.get("/auth/sessions")
@@ -64,7 +65,7 @@ def revoke_all_sessions():
     ended, revoked = sessions.sign_out_everywhere(current_user._get_current_object())
     return {
         "success": True,
-        "message": "Signed out everywhere",
+        "message": _("Signed out everywhere"),
         "endedSessions": ended,
         "revokedTokens": revoked,
     }
@@ -106,18 +107,20 @@ def flag(value: object) -> bool:
 def signup_form(body: dict) -> service.SignupForm:
     barangay = pick(body, "areaId", "Area_id", "barangayId", "Barangay_id")
     if barangay is not None and not isinstance(barangay, (str, int, float)):
-        raise Invalid("Barangay must be a valid number", field="areaId")
+        raise Invalid(_("Barangay must be a valid number"), field="areaId")
     if isinstance(barangay, str) and len(barangay) > 20:
-        raise Invalid("Barangay must be a valid number", field="areaId")
+        raise Invalid(_("Barangay must be a valid number"), field="areaId")
     return service.SignupForm(
         role=role_value(body),
         first_name=text_field(
-            body, "firstName", "FirstName", label="First name", required=False, max_length=100
+            body, "firstName", "FirstName", label=_("First name"), required=False, max_length=100
         )
         or "",
-        last_name=text_field(body, "lastName", "LastName", label="Last name", required=False, max_length=100)
+        last_name=text_field(
+            body, "lastName", "LastName", label=_("Last name"), required=False, max_length=100
+        )
         or "",
-        email=text_field(body, "email", "Email", label="Email", required=False, max_length=254) or "",
+        email=text_field(body, "email", "Email", label=_("Email"), required=False, max_length=254) or "",
         barangay_id=barangay,
         is_sso=flag(pick(body, "isSSO", "sso", default=False)),
     )
@@ -131,9 +134,9 @@ def signup():
     account = service.register(form, google=session.get(GOOGLE_SESSION_KEY))
     if form.is_sso:
         session.pop(GOOGLE_SESSION_KEY, None)
-        message = "Registration submitted. Your account is awaiting admin approval."
+        message = _("Registration submitted. Your account is awaiting admin approval.")
     else:
-        message = "Registration successful. Check your email to verify your address."
+        message = _("Registration successful. Check your email to verify your address.")
     return {
         "success": True,
         "message": message,
@@ -148,9 +151,9 @@ def signup():
 @public
 def resend_verification():
     body = json_body()
-    email = text_field(body, "email", label="Email", max_length=254)
+    email = text_field(body, "email", label=_("Email"), max_length=254)
     service.resend_verification(email)
-    return {"success": True, "message": service.RESENT}
+    return {"success": True, "message": _(service.RESENT)}
 
 
 @bp.get("/auth/verify-email/<path:token>")
@@ -160,7 +163,7 @@ def verify_email(token: str):
     account = service.verify_email(token)
     return {
         "success": True,
-        "message": "Email verified. Your account is awaiting admin approval.",
+        "message": _("Email verified. Your account is awaiting admin approval."),
         "email": account.email,
         "username": account.username,
         "status": account.status,
@@ -180,9 +183,9 @@ def check_status(username: str):
 @public
 def forgot_password():
     body = json_body()
-    email = text_field(body, "email", label="Email", max_length=254)
+    email = text_field(body, "email", label=_("Email"), max_length=254)
     code = recovery.request_reset(email)
-    answer = {"success": True, "message": service.RESET_SENT}
+    answer = {"success": True, "message": _(service.RESET_SENT)}
     if code and current_app.config.get("SIBOL_DEBUG_CODES"):
         answer["debugCode"] = code
     return answer
@@ -193,10 +196,10 @@ def forgot_password():
 @public
 def verify_reset_code():
     body = json_body()
-    email = text_field(body, "email", label="Email", max_length=254)
-    code = text_field(body, "code", label="Code", max_length=20)
+    email = text_field(body, "email", label=_("Email"), max_length=254)
+    code = text_field(body, "code", label=_("Code"), max_length=20)
     recovery.verify_reset_code(email, code)
-    return {"success": True, "message": service.CODE_OK}
+    return {"success": True, "message": _(service.CODE_OK)}
 
 
 @bp.post("/auth/reset-password")
@@ -204,11 +207,13 @@ def verify_reset_code():
 @public
 def reset_password():
     body = json_body()
-    email = text_field(body, "email", label="Email", max_length=254)
-    code = text_field(body, "code", label="Code", max_length=20)
-    password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
+    email = text_field(body, "email", label=_("Email"), max_length=254)
+    code = text_field(body, "code", label=_("Code"), max_length=20)
+    password = text_field(
+        body, "newPassword", "password", label=_("New password"), max_length=256, strip=False
+    )
     recovery.reset_password(email, code, password)
-    return {"success": True, "message": service.RESET_OK}
+    return {"success": True, "message": _(service.RESET_OK)}
 
 
 @bp.post("/auth/set-password")
@@ -216,11 +221,13 @@ def reset_password():
 @public
 def set_password():
     body = json_body()
-    token = text_field(body, "token", label="Token", max_length=200)
-    password = text_field(body, "newPassword", "password", label="New password", max_length=256, strip=False)
+    token = text_field(body, "token", label=_("Token"), max_length=200)
+    password = text_field(
+        body, "newPassword", "password", label=_("New password"), max_length=256, strip=False
+    )
     account = recovery.set_password(token, password)
     return {
         "success": True,
-        "message": "Your password is set. You can now sign in.",
+        "message": _("Your password is set. You can now sign in."),
         "username": account.username,
     }

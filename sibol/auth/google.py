@@ -13,18 +13,20 @@ import json
 
 import requests
 from flask import Flask, current_app, flash, redirect, session
+from flask_babel import gettext as _
 from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 
 from ..access import PUBLIC, Access
+from ..i18n import N_
 from ..links import redirect_target
 from ..serializers import user_json
 from . import service
 
 SESSION_KEY = "sibol_google"  # the identity Google vouched for, for a Google-mode sign-up
 FAIL_URL = "/login?auth=fail"  # our page; fail_url() leads to the client's when configured
-NOT_CONFIGURED = "Google sign-in is not configured on this server."
-FAILED = "Google sign-in failed. Please try again or sign in with your username."
-SIGNUP_MESSAGE = "Complete your registration. Your Google email address will be used for this account."
+NOT_CONFIGURED = N_("Google sign-in is not configured on this server.")
+FAILED = N_("Google sign-in failed. Please try again or sign in with your username.")
+SIGNUP_MESSAGE = N_("Complete your registration. Your Google email address will be used for this account.")
 
 
 def fail_url() -> str:
@@ -36,7 +38,7 @@ class GoogleBlueprint(OAuth2ConsumerBlueprint):
 
     def login(self):
         if not self.client_id:
-            flash(NOT_CONFIGURED, "error")
+            flash(_(NOT_CONFIGURED), "error")
             return redirect(fail_url())
         return super().login()
 
@@ -44,13 +46,13 @@ class GoogleBlueprint(OAuth2ConsumerBlueprint):
         from flask import request
 
         if "error" in request.args or "code" not in request.args:
-            flash(FAILED, "error")
+            flash(_(FAILED), "error")
             return redirect(fail_url())
         try:
             return super().authorized()
         except Exception:  # the provider refused the code, timed out or answered nonsense
             current_app.logger.warning("Google sign-in failed", exc_info=True)
-            flash(FAILED, "error")
+            flash(_(FAILED), "error")
             return redirect(fail_url())
 
 
@@ -109,8 +111,8 @@ def outcome_response(outcome: service.GoogleOutcome, info: dict):
             "sso": "google",
             "firstName": service.strip_name(str(info.get("given_name") or ""))[:100],
             "lastName": service.strip_name(str(info.get("family_name") or ""))[:100],
-            "message": SIGNUP_MESSAGE,
+            "message": _(SIGNUP_MESSAGE),
         }
         return redirect(redirect_target("/signup", query))
-    flash(outcome.message or FAILED, "error")
+    flash(outcome.message or _(FAILED), "error")
     return redirect(fail_url())

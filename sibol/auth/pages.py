@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from .. import sessions
@@ -57,9 +58,9 @@ def login():
     if request.method == "POST":
         password = request.form.get("password", "")
         if not username.strip():
-            errors["username"] = "This field is required"
+            errors["username"] = _("This field is required")
         if not password.strip():
-            errors["password"] = "This field is required"  # noqa: S105 - a message
+            errors["password"] = _("This field is required")  # noqa: S105 - a message
         if not errors:
             try:
                 account = service.authenticate(username, password)
@@ -70,7 +71,7 @@ def login():
                 return redirect(_safe_next(request.args.get("next")))
     status = 400 if request.method == "POST" else 200
     return render_template(
-        "auth/login.html", username=username, errors=errors, password_rule=PASSWORD_RULE_MESSAGE
+        "auth/login.html", username=username, errors=errors, password_rule=_(PASSWORD_RULE_MESSAGE)
     ), status
 
 
@@ -174,7 +175,7 @@ def email_verification():
         if request.form.get("action") == "resend":
             try:
                 service.resend_verification(request.form.get("email", "")[:254])
-                flash(service.RESENT, "info")
+                flash(_(service.RESENT), "info")
             except ServiceError as err:
                 flash(err.message, "error")
             return redirect(url_for("auth.email_verification", email=request.form.get("email", "")[:254]))
@@ -235,26 +236,26 @@ def set_password():
             token="",
             account=None,
             error=err.message,
-            password_rule=PASSWORD_RULE_MESSAGE,
+            password_rule=_(PASSWORD_RULE_MESSAGE),
         ), 400
     if request.method == "POST":
         password = request.form.get("newPassword", "")[:300]
         if password != request.form.get("confirmPassword", ""):
-            error = "Passwords do not match"  # noqa: S105 - a message
+            error = _("Passwords do not match")
         else:
             try:
                 account = recovery.set_password(token, password)
             except ServiceError as err:
                 error = err.message
             else:
-                flash("Your password is set. You can now sign in.", "success")
+                flash(_("Your password is set. You can now sign in."), "success")
                 return redirect(url_for("auth.login") + "?" + urlencode({"username": account.username}))
     return render_template(
         "auth/set_password.html",
         token=token,
         account=account,
         error=error,
-        password_rule=PASSWORD_RULE_MESSAGE,
+        password_rule=_(PASSWORD_RULE_MESSAGE),
     ), (400 if error else 200)
 
 
@@ -265,7 +266,7 @@ def set_password():
 def _forgot_page(step: str, status: int = 200, **fp):
     fp["step"] = step
     return render_template(
-        "auth/login.html", username="", errors={}, password_rule=PASSWORD_RULE_MESSAGE, fp=fp
+        "auth/login.html", username="", errors={}, password_rule=_(PASSWORD_RULE_MESSAGE), fp=fp
     ), status
 
 
@@ -285,7 +286,7 @@ def forgot_password():
         code = recovery.request_reset(email)
     except ServiceError as err:
         return _forgot_page("email", 400, email=email[:254], error=err.message)
-    info = service.RESET_SENT
+    info = _(service.RESET_SENT)
     if code and current_app.config.get("SIBOL_DEBUG_CODES"):
         info = f"Debug code: {code}"
     return _forgot_page("verify", email=email.strip(), info=info)
@@ -301,7 +302,7 @@ def forgot_verify():
     except ServiceError as err:
         step = "email" if err.field == "email" else "verify"
         return _forgot_page(step, 400, email=email[:254], error=err.message)
-    return _forgot_page("reset", email=email.strip(), code=code.strip(), info=service.CODE_OK)
+    return _forgot_page("reset", email=email.strip(), code=code.strip(), info=_(service.CODE_OK))
 
 
 @bp.post("/forgot-password/reset")
@@ -313,7 +314,7 @@ def forgot_reset():
     try:
         recovery.check_new_password(password)  # the rule first, as the dialog: no try spent
         if password != request.form.get("confirmPassword", ""):
-            raise Invalid("Passwords do not match", field="confirmPassword")
+            raise Invalid(_("Passwords do not match"), field="confirmPassword")
         recovery.reset_password(email, code, password)
     except ServiceError as err:
         step = {"email": "email", "code": "verify"}.get(err.field or "", "reset")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from .. import onetime, sessions
@@ -24,13 +25,13 @@ def check_code(code: str) -> str:
     if not isinstance(code, str) or not re.fullmatch(
         r"[0-9]{6}", code.strip()
     ):  # \d takes any script's digits
-        raise Invalid(CODE_FORMAT, field="code")
+        raise Invalid(_(CODE_FORMAT), field="code")
     return code.strip()
 
 
 def check_new_password(password: object) -> str:
     if not isinstance(password, str) or not meets_password_rule(password):
-        raise Invalid(PASSWORD_RULE_MESSAGE, field="newPassword")
+        raise Invalid(_(PASSWORD_RULE_MESSAGE), field="newPassword")
     return password
 
 
@@ -55,7 +56,7 @@ def _live_code(email: str, code: str) -> AccountToken:
     email, code = check_email(email), check_code(code)
     account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
     if account is None:
-        raise Invalid(INVALID_CODE, field="code")
+        raise Invalid(_(INVALID_CODE), field="code")
     token = db.session.scalar(
         select(AccountToken)
         .where(
@@ -67,13 +68,13 @@ def _live_code(email: str, code: str) -> AccountToken:
         .order_by(AccountToken.id.desc())
     )
     if token is None or token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
-        raise Invalid(INVALID_CODE, field="code")
+        raise Invalid(_(INVALID_CODE), field="code")
     if token.token_hash != hash_secret(f"{account.id}:{code}"):
         token.failed_attempts += 1
         if token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
             token.used_at = utcnow()  # dead: a new code must be requested
         db.session.commit()
-        raise Invalid(INVALID_CODE, field="code")
+        raise Invalid(_(INVALID_CODE), field="code")
     return token
 
 
@@ -102,7 +103,7 @@ def set_password_account(raw: str) -> Account:
     """The account a live set-password link belongs to; raises Invalid otherwise."""
     token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
     if token is None:
-        raise Invalid(BAD_SET_LINK, field="token")
+        raise Invalid(_(BAD_SET_LINK), field="token")
     return token.account
 
 
@@ -111,7 +112,7 @@ def set_password(raw: str, new_password: object) -> Account:
     password = check_new_password(new_password)
     token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
     if token is None:
-        raise Invalid(BAD_SET_LINK, field="token")
+        raise Invalid(_(BAD_SET_LINK), field="token")
     account = token.account
     _set_password(account, password)
     token.used_at = utcnow()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from flask_babel import gettext as _
 from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +18,7 @@ from .. import emails, lockout, onetime, sessions
 from ..api.tokens import issue_token, revoke_token
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
+from ..i18n import N_
 from ..links import client_base, email_link
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import TokenPurpose
@@ -29,28 +32,29 @@ from ..validation import EMAIL_RE
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
 
-REFUSALS: dict[str, str] = {
-    AccountStatus.EMAIL_PENDING: "Please verify your email address before signing in.",
-    AccountStatus.PENDING: "Your account is awaiting admin approval.",
-    AccountStatus.REJECTED: "Your account registration was rejected.",
+REFUSALS: dict[str, Any] = {
+    AccountStatus.EMAIL_PENDING: N_("Please verify your email address before signing in."),
+    AccountStatus.PENDING: N_("Your account is awaiting admin approval."),
+    AccountStatus.REJECTED: N_("Your account registration was rejected."),
 }
-DISABLED = "Your account has been disabled. Contact your barangay administrator."
-WRONG = "Invalid username or password."
-NO_PASSWORD = "Your account has no password yet. Use the link in your approval email or Forgot Password."  # noqa: S105
+DISABLED = N_("Your account has been disabled. Contact your barangay administrator.")
+BARANGAY_INACTIVE = N_("Your barangay has been deactivated. Contact your city administrator.")
+WRONG = N_("Invalid username or password.")
+NO_PASSWORD = N_("Your account has no password yet. Use the link in your approval email or Forgot Password.")  # noqa: S105
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
 USERNAME_MAX = 30
-INVALID_EMAIL = "Please enter a valid email."
-INVALID_CODE = "Invalid or expired code. Request a new code if needed."
-CODE_FORMAT = "Code must be a 6-digit number."
-RESET_SENT = "Reset code sent. Check your email."
-CODE_OK = "Code verified. Enter your new password."
-RESET_OK = "Password reset successfully. You can now sign in with your new password."  # noqa: S105
-RESENT = "Verification email resent. Check your inbox."
-BAD_LINK = "This verification link is invalid or has expired."
-FAILED_GOOGLE = "Your account is not active."
-BAD_SET_LINK = "This link is invalid, has expired or has already been used."
+INVALID_EMAIL = N_("Please enter a valid email.")
+INVALID_CODE = N_("Invalid or expired code. Request a new code if needed.")
+CODE_FORMAT = N_("Code must be a 6-digit number.")
+RESET_SENT = N_("Reset code sent. Check your email.")
+CODE_OK = N_("Code verified. Enter your new password.")
+RESET_OK = N_("Password reset successfully. You can now sign in with your new password.")  # noqa: S105
+RESENT = N_("Verification email resent. Check your inbox.")
+BAD_LINK = N_("This verification link is invalid or has expired.")
+FAILED_GOOGLE = N_("Your account is not active.")
+BAD_SET_LINK = N_("This link is invalid, has expired or has already been used.")
 
 
 # Sign-in ------------------------------------------------------------------------------
@@ -66,10 +70,12 @@ def find_account(login: str) -> Account | None:
 
 def _refuse_inactive(account: Account) -> None:
     if account.status != AccountStatus.ACTIVE:
-        reason = REFUSALS.get(account.status, "Your account is not active.")
+        reason = _(REFUSALS.get(account.status, FAILED_GOOGLE))
         raise Forbidden(reason, status=account.status)
     if not account.is_enabled:
-        raise Forbidden(DISABLED, status="disabled")
+        raise Forbidden(_(DISABLED), status="disabled")
+    if account.barangay is not None and not account.barangay.is_active:  # issue 15
+        raise Forbidden(_(BARANGAY_INACTIVE), status="barangay_inactive")
 
 
 def authenticate(username: str, password: str) -> Account:
@@ -85,15 +91,15 @@ def authenticate(username: str, password: str) -> Account:
     if account is None:
         verify_password(_DUMMY_HASH, password)
         lockout.record_failure(key, None)
-        raise Unauthorized(WRONG)
+        raise Unauthorized(_(WRONG))
     if not account.password_hash:
         # Self-registered accounts have no password until approval: say where they stand.
         verify_password(_DUMMY_HASH, password)
         _refuse_inactive(account)
-        raise Unauthorized(NO_PASSWORD)
+        raise Unauthorized(_(NO_PASSWORD))
     if not verify_password(account.password_hash, password):
         lockout.record_failure(key, account.id)
-        raise Unauthorized(WRONG)
+        raise Unauthorized(_(WRONG))
     _refuse_inactive(account)
     lockout.record_success(key)
     if needs_rehash(account.password_hash):
@@ -164,32 +170,33 @@ class SignupForm:
 def _name(value: str, label: str, field: str) -> str:
     value = (value or "").strip()
     if not value:
-        raise Invalid(f"{label} is required", field=field)
+        raise Invalid(_("%(label)s is required", label=label), field=field)
     if NAME_CHARS.search(value):
         raise Invalid(
-            f"{label} can only contain letters, spaces, hyphens, apostrophes and periods", field=field
+            _("%(label)s can only contain letters, spaces, hyphens, apostrophes and periods", label=label),
+            field=field,
         )
     if len(value) > 100:
-        raise Invalid(f"{label} must be at most 100 characters.", field=field)
+        raise Invalid(_("%(label)s must be at most 100 characters.", label=label), field=field)
     return value
 
 
 def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
     """Spec section 5 rules with their exact messages; returns clean values."""
     if form.role is None:
-        raise Invalid("Role is required", field="role")
+        raise Invalid(_("Role is required"), field="role")
     if form.role not in {1, 2, 3, 4}:
-        raise Invalid("Choose a role: 1 Admin, 2 Barangay Staff, 3 Operator or 4 Household.", field="role")
+        raise Invalid(_("Choose a role: 1 Admin, 2 Barangay Staff, 3 Operator or 4 Household."), field="role")
     first = _name(form.first_name, "First name", "firstName")
     last = _name(form.last_name, "Last name", "lastName")
     email = (form.email or "").strip().lower()  # stored normalised: unique without regard to case
     if not email:
-        raise Invalid("Email is required", field="email")
+        raise Invalid(_("Email is required"), field="email")
     if len(email) > 254 or not EMAIL_RE.match(email):
-        raise Invalid("Enter a valid email", field="email")
+        raise Invalid(_("Enter a valid email"), field="email")
     raw = form.barangay_id
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        raise Invalid("Barangay is required", field="areaId")
+        raise Invalid(_("Barangay is required"), field="areaId")
     try:
         if isinstance(raw, bool) or isinstance(raw, float) and not raw.is_integer():
             raise ValueError
@@ -197,11 +204,12 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
             raise TypeError
         barangay_id = int(raw.strip() if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
-        raise Invalid("Barangay must be a valid number", field="areaId") from None
+        raise Invalid(_("Barangay must be a valid number"), field="areaId") from None
     if barangay_id < 1 or barangay_id > 2**31 - 1:
-        raise Invalid("Barangay must be a valid number", field="areaId")
-    if db.session.get(Barangay, barangay_id) is None:
-        raise Invalid("Choose a barangay from the list.", field="areaId")
+        raise Invalid(_("Barangay must be a valid number"), field="areaId")
+    chosen = db.session.get(Barangay, barangay_id)
+    if chosen is None or not chosen.is_active:  # issue 15: only active barangays take sign-ups
+        raise Invalid(_("Choose a barangay from the list."), field="areaId")
     return form.role, first, last, email, barangay_id
 
 
@@ -214,17 +222,20 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
     role, first, last, email, barangay_id = validate_signup(form)
     if form.is_sso:
         if not google or google.get("email", "").lower() != email.lower():
-            raise Forbidden("Sign in with Google again to register with your Google account.", field="email")
+            raise Forbidden(
+                _("Sign in with Google again to register with your Google account."), field="email"
+            )
     existing = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
     if existing is not None:
         if existing.status == AccountStatus.EMAIL_PENDING:
             raise Conflict(
-                "This email is already registered but not verified yet. Check your inbox or resend the "
-                "verification email.",
+                _(
+                    "This email is already registered but not verified yet. Check your inbox or resend the verification email."
+                ),
                 field="email",
                 pendingEmail=existing.email,
             )
-        raise Conflict("An account with this email already exists.", field="email")
+        raise Conflict(_("An account with this email already exists."), field="email")
     account = Account(
         username=unique_username(derive_username(email, first, last)),
         first_name=first,
@@ -246,7 +257,7 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
     except IntegrityError:  # a simultaneous sign-up took the e-mail or username first
         db.session.rollback()
         raise Conflict(
-            "An account with this email or username was just created. Try again.", field="email"
+            _("An account with this email or username was just created. Try again."), field="email"
         ) from None
     link = None if form.is_sso else _verification_link(account)
     db.session.commit()
@@ -269,14 +280,14 @@ def resend_verification(email: str) -> None:
 
     email = (email or "").strip()
     if not EMAIL_RE.match(email) or len(email) > 254:
-        raise Invalid("Enter a valid email", field="email")
+        raise Invalid(_("Enter a valid email"), field="email")
     verification_mail(email)
 
 
 def verify_email(raw: str) -> Account:
     token = onetime.find_link_token(raw, TokenPurpose.VERIFY_EMAIL)
     if token is None:
-        raise Invalid(BAD_LINK, field="token")
+        raise Invalid(_(BAD_LINK), field="token")
     account = token.account
     token.used_at = utcnow()
     if account.status == AccountStatus.EMAIL_PENDING:
@@ -285,11 +296,11 @@ def verify_email(raw: str) -> Account:
     return account
 
 
-STATUS_MESSAGES: dict[str, str] = {
-    AccountStatus.ACTIVE: "Your account has been approved. You can now sign in.",
-    AccountStatus.EMAIL_PENDING: "Please verify your email address first.",
-    AccountStatus.PENDING: "Your account is still awaiting admin approval.",
-    AccountStatus.REJECTED: "Your account registration was rejected.",
+STATUS_MESSAGES: dict[str, Any] = {
+    AccountStatus.ACTIVE: N_("Your account has been approved. You can now sign in."),
+    AccountStatus.EMAIL_PENDING: N_("Please verify your email address first."),
+    AccountStatus.PENDING: N_("Your account is still awaiting admin approval."),
+    AccountStatus.REJECTED: N_("Your account registration was rejected."),
 }
 
 
@@ -297,13 +308,19 @@ def check_status(login: str) -> tuple[Account, str, str]:
     """(account, status, message) for a username or e-mail."""
     account = find_account(login)
     if account is None:
-        raise NotFound("No account found for that username or email.")
+        raise NotFound(_("No account found for that username or email."))
     if account.status == AccountStatus.ACTIVE and not account.is_enabled:
-        return account, "disabled", DISABLED
+        return account, "disabled", _(DISABLED)
+    if account.barangay is not None and not account.barangay.is_active:
+        return account, "barangay_inactive", _(BARANGAY_INACTIVE)
     status = str(account.status)
-    message = STATUS_MESSAGES.get(status, f"Your account status is {status}.")
+    message = (
+        _(STATUS_MESSAGES[status])
+        if status in STATUS_MESSAGES
+        else _("Your account status is %(status)s.", status=status)
+    )
     if status == AccountStatus.REJECTED and account.rejection_reason:
-        message += f" Reason: {account.rejection_reason}"
+        message += " " + _("Reason: %(reason)s", reason=account.rejection_reason)
     return account, status, message
 
 
@@ -311,7 +328,7 @@ def check_status(login: str) -> tuple[Account, str, str]:
 def check_email(email: str) -> str:
     email = (email or "").strip()
     if not email or len(email) > 254 or not EMAIL_RE.match(email):
-        raise Invalid(INVALID_EMAIL, field="email")
+        raise Invalid(_(INVALID_EMAIL), field="email")
     return email
 
 
@@ -328,12 +345,12 @@ def google_sign_in(info: dict) -> GoogleOutcome:
     sub = str(info.get("sub") or info.get("id") or "")[:255]
     email = str(info.get("email") or "").strip()[:254]
     if not sub or not EMAIL_RE.match(email) or info.get("email_verified") in (False, "false"):
-        return GoogleOutcome("fail", message="Google did not confirm an e-mail address for this account.")
+        return GoogleOutcome("fail", message=_("Google did not confirm an e-mail address for this account."))
     account = db.session.scalar(select(Account).where(Account.google_subject == sub))
     if account is None:
         account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
         if account is not None and account.google_subject and account.google_subject != sub:
-            return GoogleOutcome("fail", message="This email is linked to another Google account.")
+            return GoogleOutcome("fail", message=_("This email is linked to another Google account."))
     if account is None:
         return GoogleOutcome("signup")
     account.google_subject = sub
@@ -344,11 +361,16 @@ def google_sign_in(info: dict) -> GoogleOutcome:
         return GoogleOutcome("pending", account)
     if account.is_active:
         return GoogleOutcome("active", account)
-    reason = (
-        DISABLED if account.status == AccountStatus.ACTIVE else REFUSALS.get(account.status, FAILED_GOOGLE)
+    reason = _(
+        (DISABLED if not account.is_enabled else BARANGAY_INACTIVE)
+        if account.status == AccountStatus.ACTIVE
+        else REFUSALS.get(account.status, FAILED_GOOGLE)
     )
     return GoogleOutcome("fail", account, reason)
 
 
 def barangays() -> list[Barangay]:
-    return list(db.session.scalars(select(Barangay).order_by(Barangay.name)))
+    """The barangays a sign-up may choose: the active ones (issue 15)."""
+    return list(
+        db.session.scalars(select(Barangay).where(Barangay.is_active.is_(True)).order_by(Barangay.name))
+    )

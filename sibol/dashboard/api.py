@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
@@ -55,7 +56,7 @@ def record_waste():
     row = service.record_waste(json_body())
     return {
         "success": True,
-        "message": "Waste collection recorded.",
+        "message": _("Waste collection recorded."),
         "wasteCollection": {
             "id": row.id,
             "street": row.street,
@@ -71,6 +72,6 @@ def record_energy():
     row = service.record_energy(json_body())
     return {
         "success": True,
-        "message": "Energy reading recorded.",
+        "message": _("Energy reading recorded."),
         "energyReading": {"id": row.id, "month": row.month.strftime("%Y-%m"), "kilowatts": row.kilowatts},
     }, 201

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
+from markupsafe import Markup
 
+from .. import charts as svg_charts
 from ..access import module_required
 from ..errors import ServiceError
-from ..models import Account, ModuleId
+from ..models import Account, ModuleId, RoleId
 from ..rules import kg_text
 from ..validation import field_errors
 from . import service
@@ -28,11 +31,46 @@ def greeting(account: Account) -> tuple[str | None, str]:
     name = account.first_name.strip() if account.first_name else ""
     if not name or name == "System":
         name = account.full_name
+    if account.is_admin and account.first_name == "System" and account.role_id != RoleId.CITY_ADMIN:
+        return None, name  # the installation's first administrator (now in the first barangay)
     if account.barangay:
         return account.barangay.name, name
+    if account.role_id == RoleId.CITY_ADMIN:  # issue 15: the barangay chosen in the filter, if any
+        from ..tenancy import chosen_barangay_name
+
+        return chosen_barangay_name(), name
     if account.is_admin and account.first_name == "System":
         return None, name
     return current_app.config["SIBOL_DEFAULT_BARANGAY_NAME"], name
+
+
+def chart_svgs(summary: dict) -> dict:
+    """The doughnut of each period and the energy chart, drawn as SVG on the server (issue 17):
+    visible with the first response and without JavaScript; Chart.js only adds interaction."""
+    waste: dict[str, Markup] = {}
+    for p, figures in summary["waste"].items():
+        waste[p] = svg_charts.doughnut(
+            figures["streets"],
+            figures["kg"],
+            title=_("%(period)s waste per street", period=service.PERIOD_NAMES.get(p, p)),
+            desc=_("Total %(total)s kg; the figures are in the table below.", total=figures["total_text"]),
+            unit="kg",
+            empty=_("No waste collections recorded yet."),
+        )
+    energy = summary["energy"]
+    line = None
+    if energy["series"]:
+        unit = _("kWh") if energy["unit"] == "kWh" else _("kilowatts")
+        line = svg_charts.line_chart(
+            energy["months"],
+            [(str(s["year"]), s["kilowatts"]) for s in energy["series"]],
+            title=_("Energy per month"),
+            desc=_("One line per year; the figures are in the table below."),
+            y_label=_("Unit: %(unit)s", unit=unit),
+            unit=unit,
+            short_labels=[m[:3] for m in energy["months"]],
+        )
+    return {"waste": waste, "energy": line}
 
 
 @bp.get("/dashboard")
@@ -60,6 +98,7 @@ def _render(
         form=form,
         values=values or {},
         errors=errors or {},
+        charts=chart_svgs(summary),
         chart_props={
             "period": period,
             "waste": summary["waste"],
@@ -76,7 +115,7 @@ def record_waste():
         service.record_waste(data)
     except ServiceError as err:
         return _render(form="waste", values=data, errors=field_errors(err), status=err.status)
-    flash("Waste collection recorded.", "success")
+    flash(_("Waste collection recorded."), "success")
     return redirect(url_for("dashboard.index", period=request.form.get("period") or None))
 
 
@@ -88,5 +127,5 @@ def record_energy():
         service.record_energy(data)
     except ServiceError as err:
         return _render(form="energy", values=data, errors=field_errors(err), status=err.status)
-    flash("Energy reading recorded.", "success")
+    flash(_("Energy reading recorded."), "success")
     return redirect(url_for("dashboard.index"))

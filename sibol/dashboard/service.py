@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import extract, func, select
 
 from .. import rules
@@ -47,6 +48,27 @@ def period_label(period: str, start: date, end: date) -> str:
     return str(start.year)
 
 
+def waste_between(start: date, end: date, limit: int | None = MAX_STREETS) -> dict:
+    """{streets, kg, total_kg, total_text} of the collections recorded on [start, end): per
+    street (the first `limit`, in the order they were first recorded), and the total of every
+    street. The monthly report (sibol/reports) reads its months' figures here too."""
+    rows = db.session.execute(
+        select(WasteCollection.street, func.sum(WasteCollection.weight_g), func.min(WasteCollection.id))
+        .where(WasteCollection.collected_on >= start, WasteCollection.collected_on < end)
+        .group_by(WasteCollection.street)
+        .order_by(func.min(WasteCollection.id))  # streets in the order they were first recorded
+    ).all()
+    total = sum(int(r[1] or 0) for r in rows)
+    rows = rows[:limit]
+    grams = [int(r[1] or 0) for r in rows]
+    return {
+        "streets": [r[0] for r in rows],
+        "kg": [g / 1000 for g in grams],
+        "total_kg": total / 1000,
+        "total_text": rules.kg_text(total),
+    }
+
+
 def waste_summary() -> dict:
     """{period: {label, streets, kg, total_kg, total_text}} for weekly, monthly and yearly."""
     anchor = db.session.scalar(select(func.max(WasteCollection.collected_on)))
@@ -56,23 +78,15 @@ def waste_summary() -> dict:
             summary[period] = {"label": "", "streets": [], "kg": [], "total_kg": 0, "total_text": "0"}
             continue
         start, end = period_range(period, anchor)
-        rows = db.session.execute(
-            select(WasteCollection.street, func.sum(WasteCollection.weight_g), func.min(WasteCollection.id))
-            .where(WasteCollection.collected_on >= start, WasteCollection.collected_on < end)
-            .group_by(WasteCollection.street)
-            .order_by(func.min(WasteCollection.id))  # streets in the order they were first recorded
-        ).all()
-        rows = rows[:MAX_STREETS]
-        grams = [int(r[1] or 0) for r in rows]
-        total = sum(grams)
-        summary[period] = {
-            "label": period_label(period, start, end),
-            "streets": [r[0] for r in rows],
-            "kg": [g / 1000 for g in grams],
-            "total_kg": total / 1000,
-            "total_text": rules.kg_text(total),
-        }
+        summary[period] = {"label": period_label(period, start, end), **waste_between(start, end)}
     return summary
+
+
+def energy_of_month(month: date) -> int | None:
+    """The stored reading (kilowatts) of the month holding `month`, None when there is none."""
+    return db.session.scalar(
+        select(EnergyReading.kilowatts).where(EnergyReading.month == month.replace(day=1))
+    )
 
 
 def energy_summary() -> dict:
@@ -121,9 +135,9 @@ def summary() -> dict:
 def record_waste(data: dict) -> WasteCollection:
     """data: street, collectedOn (YYYY-MM-DD), weightKg (0 or more)."""
     errors = rules.Errors()
-    street = rules.text(errors, data.get("street"), "street", "Street")
-    collected_on = rules.day(errors, data.get("collectedOn"), "collectedOn", "Date collected")
-    weight_g = rules.grams(errors, data.get("weightKg"), "weightKg", "Weight")
+    street = rules.text(errors, data.get("street"), "street", _("Street"))
+    collected_on = rules.day(errors, data.get("collectedOn"), "collectedOn", _("Date collected"))
+    weight_g = rules.grams(errors, data.get("weightKg"), "weightKg", _("Weight"))
     errors.raise_if_any()
     row = WasteCollection(street=street, collected_on=collected_on, weight_g=weight_g)
     db.session.add(row)
@@ -137,15 +151,15 @@ def record_energy(data: dict) -> EnergyReading:
     raw = data.get("month")
     month = None
     if isinstance(raw, str) and len(raw.strip()) == 7:
-        month = rules.day(errors, raw.strip() + "-01", "month", "Month")
+        month = rules.day(errors, raw.strip() + "-01", "month", _("Month"))
     else:
-        errors.add("month", "Month must be a valid month (YYYY-MM).")
-    kilowatts = rules.whole(errors, data.get("kilowatts"), "kilowatts", "Kilowatts")
+        errors.add("month", _("Month must be a valid month (YYYY-MM)."))
+    kilowatts = rules.whole(errors, data.get("kilowatts"), "kilowatts", _("Kilowatts"))
     if "month" in errors.messages:
-        errors.messages["month"] = "Month must be a valid month (YYYY-MM)."
+        errors.messages["month"] = _("Month must be a valid month (YYYY-MM).")
     errors.raise_if_any()
     if db.session.scalar(select(EnergyReading).where(EnergyReading.month == month)) is not None:
-        raise Conflict("There is already a reading for this month.", field="month")
+        raise Conflict(_("There is already a reading for this month."), field="month")
     row = EnergyReading(month=month, kilowatts=kilowatts)
     db.session.add(row)
     db.session.commit()

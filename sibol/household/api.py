@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
 from ..api import json_body, pick
 from ..errors import Invalid, Unsupported
+from ..export import wants_csv
 from ..listing import page_args, page_json
 from ..models import ModuleId
 from ..uploads import image_response
-from . import client_api, service
+from . import client_api, exports, service
 from . import rewards as reward_service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
@@ -25,10 +27,10 @@ API_BLUEPRINTS = (client_api.bp,)
 def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
     q = request.args.get("q", "")
     if len(q) > 100:
-        raise Invalid("q must be at most 100 characters.", field="q")
+        raise Invalid(_("q must be at most 100 characters."), field="q")
     status = (request.args.get("status") or None) if statuses else None
     if status is not None and status not in statuses:
-        raise Invalid(f"status must be one of: {', '.join(statuses)}.", field="status")
+        raise Invalid(_("status must be one of: %(value)s.", value=", ".join(statuses)), field="status")
     return q, status
 
 
@@ -36,6 +38,8 @@ def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:
 @module_required(ModuleId.HOUSEHOLD, action="household.read")
 def schedules():
     q, status = _filters(service.COLLECTION_STATUSES)
+    if wants_csv():
+        return exports.schedules_csv(q, status)
     page, per_page = page_args()
     return page_json(service.list_schedules(q, status, page, per_page), schedule_json)
 
@@ -58,7 +62,7 @@ def create_schedule():
     schedule = service.create_schedule(_schedule_body())
     return {
         "success": True,
-        "message": "Collection schedule saved.",
+        "message": _("Collection schedule saved."),
         "schedule": schedule_json(schedule),
     }, 201
 
@@ -74,13 +78,19 @@ def schedule(schedule_id: int):
 def update_schedule(schedule_id: int):
     data = _schedule_body()
     schedule = service.update_schedule(schedule_id, data)
-    return {"success": True, "message": "Collection schedule updated.", "schedule": schedule_json(schedule)}
+    return {
+        "success": True,
+        "message": _("Collection schedule updated."),
+        "schedule": schedule_json(schedule),
+    }
 
 
 @bp.get("/leaderboard")
 @module_required(ModuleId.HOUSEHOLD, action="household.roster.read")
 def leaderboard():
     q, status = _filters(service.MEMBER_STATUSES)
+    if wants_csv():
+        return exports.leaderboard_csv(q, status)
     page, per_page = page_args()
     return page_json(service.list_leaderboard(q, status, page, per_page), lambda row: member_json(*row))
 
@@ -89,6 +99,8 @@ def leaderboard():
 @module_required(ModuleId.HOUSEHOLD, action="household.read")
 def rewards():
     q, status = _filters(service.REWARD_STATUSES)
+    if wants_csv():
+        return exports.rewards_csv(q, status)
     page, per_page = page_args()
     return page_json(reward_service.list_rewards(q, status, page, per_page), reward_json)
 
@@ -118,9 +130,9 @@ def create_reward():
             "area": body.get("area"),
         }
     else:
-        raise Unsupported("Send the reward as multipart/form-data (with an image) or as JSON.")
+        raise Unsupported(_("Send the reward as multipart/form-data (with an image) or as JSON."))
     reward = reward_service.create_reward(data, image)
-    return {"success": True, "message": "Reward saved.", "reward": reward_json(reward)}, 201
+    return {"success": True, "message": _("Reward saved."), "reward": reward_json(reward)}, 201
 
 
 @bp.get("/rewards/<int:reward_id>/image")
@@ -135,13 +147,15 @@ def reward_image(reward_id: int):
 def claim_reward(reward_id: int):
     body = json_body()
     claim = reward_service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
-    return {"success": True, "message": "Reward claimed.", "claim": claim_json(claim)}, 201
+    return {"success": True, "message": _("Reward claimed."), "claim": claim_json(claim)}, 201
 
 
 @bp.get("/claims")
 @module_required(ModuleId.HOUSEHOLD, action="household.roster.read")
 def claims():
-    q, _ = _filters(())
+    q, _rest = _filters(())
+    if wants_csv():
+        return exports.claims_csv(q)
     page, per_page = page_args()
     return page_json(reward_service.list_claims(q, page, per_page), claim_json)
 
@@ -157,4 +171,4 @@ def point_rule():
 def update_point_rule():
     body = json_body()
     rule = service.update_point_rule(body, actor_id=current_user.id)
-    return {"success": True, "message": "Point system saved.", "pointRule": point_rule_json(*rule)}
+    return {"success": True, "message": _("Point system saved."), "pointRule": point_rule_json(*rule)}

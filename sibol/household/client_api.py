@@ -7,6 +7,7 @@ plain lists of the spec's field names (section 3), under the household API's acc
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..access import module_required
@@ -29,10 +30,13 @@ def schedules():
     status (Pending or Collected)."""
     q = request.args.get("q", "")
     if len(q) > 100:
-        raise Invalid("q must be at most 100 characters.", field="q")
+        raise Invalid(_("q must be at most 100 characters."), field="q")
     status = request.args.get("status") or None
     if status is not None and status not in service.COLLECTION_STATUSES:
-        raise Invalid(f"status must be one of: {', '.join(service.COLLECTION_STATUSES)}.", field="status")
+        raise Invalid(
+            _("status must be one of: %(value)s.", value=", ".join(service.COLLECTION_STATUSES)),
+            field="status",
+        )
     rows = service.list_schedules(q, status, 1, PLAIN_LIST_MAX).rows
     return [schedule_json(s) for s in rows]
 

@@ -36,6 +36,7 @@ REWARD_FIELDS = {
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.household.schedules", "GET"): {
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
         "response": page_of(),
         "summary": "Collection schedules, latest date first",
         "query": {**Q, "status": SCHEDULE_FIELDS["status"], **PAGING},
@@ -86,12 +87,14 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.household.leaderboard", "GET"): {
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
         "response": page_of(),
         "summary": "Household members ranked by points",
         "query": {**Q, "status": {"type": "string", "enum": ["Active", "Inactive"]}, **PAGING},
         "errors": ["400"],
     },
     ("api.household.rewards", "GET"): {
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
         "response": page_of(),
         "summary": "Rewards",
         "query": {**Q, "status": REWARD_FIELDS["status"], **PAGING},
@@ -123,6 +126,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "409", "415"],
     },
     ("api.household.claims", "GET"): {
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
         "response": page_of(),
         "summary": "Reward claims, newest first",
         "query": {**Q, **PAGING},

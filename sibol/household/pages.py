@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import format_decimal
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
 from ..errors import NotFound, ServiceError
+from ..export import wants_csv
 from ..listing import PAGE_SIZES, page_args_lenient, page_link
 from ..models import ModuleId, RoleId
 from ..rules import kg_text
 from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
-from . import rewards, service
+from . import exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -46,7 +49,7 @@ def _target(arg: str, getter):
     try:
         return getter(int(raw))
     except NotFound:
-        flash("That row no longer exists.", "error")
+        flash(_("That row no longer exists."), "error")
         return None
 
 
@@ -97,7 +100,7 @@ def _render(
             edit_schedule = service.get_schedule(int(request.args["edit"]))
             modal = modal or "edit-schedule"
         except NotFound:
-            flash("That collection schedule no longer exists.", "error")
+            flash(_("That collection schedule no longer exists."), "error")
     waste_g, points = service.point_rule()
     body = render_template(
         "household/index.html",
@@ -133,7 +136,27 @@ def index():
         from ..residents.pages import my_household_page
 
         return my_household_page()
+    if wants_csv():
+        return _export()
     return _render()
+
+
+def _export():
+    """The CSV of the tab's table with its search and status filter (read as the page reads them)."""
+    tab = request.args.get("tab", "schedule")
+    tab = tab if tab in dict(TABS) else "schedule"
+    q = " ".join(request.args.get("q", "").split())[:100]
+    raw_status = request.args.get("status", "")
+    status = raw_status if raw_status in STATUS_OPTIONS.get(tab, ()) else None
+    if tab == "schedule":
+        return exports.schedules_csv(q, status)
+    if tab == "leaderboard":
+        return exports.leaderboard_csv(q, status)
+    if tab == "rewards":
+        return exports.rewards_csv(q, status)
+    if tab == "claimed":
+        return exports.claims_csv(q)
+    abort(404)  # the Point System tab has no table
 
 
 def _schedule_form() -> dict:
@@ -161,7 +184,7 @@ def add_schedule():
         return _render(
             tab="schedule", modal="add-schedule", values=data, errors=field_errors(err), status=err.status
         )
-    flash("Collection schedule saved.", "success")
+    flash(_("Collection schedule saved."), "success")
     return redirect(url_for("household.index", tab="schedule"))
 
 
@@ -181,7 +204,7 @@ def edit_schedule(schedule_id: int):
             status=err.status,
             edit_schedule=schedule,
         )
-    flash("Collection schedule updated.", "success")
+    flash(_("Collection schedule updated."), "success")
     return redirect(url_for("household.index", tab="schedule"))
 
 
@@ -198,7 +221,7 @@ def add_reward():
         return _render(
             tab="rewards", modal="add-reward", values=data, errors=field_errors(err), status=err.status
         )
-    flash("Reward saved.", "success")
+    flash(_("Reward saved."), "success")
     return redirect(url_for("household.index", tab="rewards"))
 
 
@@ -222,7 +245,7 @@ def save_point_rule():
         return _render(
             tab="points", values=data, errors=field_errors(err), status=err.status, points_editing=True
         )
-    flash("Point system saved.", "success")
+    flash(_("Point system saved."), "success")
     return redirect(url_for("household.index", tab="points"))
 
 
@@ -240,7 +263,7 @@ def add_member():
             errors=field_errors(err),
             status=err.status,
         )
-    flash(f"{member.name} added to the leaderboard.", "success")
+    flash(_("%(name)s added to the leaderboard.", name=member.name), "success")
     return redirect(url_for("household.index", tab="leaderboard"))
 
 
@@ -261,8 +284,13 @@ def record_waste(member_id: int):
             record_member=member,
         )
     flash(
-        f"{member.name}: {kg_text(waste_g)} kg of food waste recorded, {earned:,} points earned "
-        f"({member.points:,} in all).",
+        _(
+            "%(name)s: %(kg_text)s kg of food waste recorded, %(earned)s points earned (%(points)s in all).",
+            name=member.name,
+            kg_text=kg_text(waste_g),
+            earned=format(earned, ","),
+            points=format(member.points, ","),
+        ),
         "success",
     )
     return redirect(url_for("household.index", tab="leaderboard"))
@@ -276,10 +304,15 @@ def claim_reward(reward_id: int):
     member = rewards.find_member(data["memberId"])
     if needs_confirmation() and member is not None and rewards.can_claim(reward, member):
         return confirmation_page(
-            f"Claim {reward.name} for {member.name}?",
-            f"{reward.points_required:,} points will be taken from {member.name}'s {member.points:,}. "
-            "You can undo this for a few seconds.",
-            "Claim reward",
+            _("Claim %(reward)s for %(member)s?", reward=reward.name, member=member.name),
+            _(
+                "%(points)s points will be taken from %(member)s's %(total)s. "
+                "You can undo this for a few seconds.",
+                points=format_decimal(reward.points_required),
+                member=member.name,
+                total=format_decimal(member.points),
+            ),
+            _("Claim reward"),
             url_for("household.index", tab="rewards", claim=reward.id),
             danger=False,
         )
@@ -295,14 +328,19 @@ def claim_reward(reward_id: int):
             claim_reward=reward,
         )
     flash(
-        f"{claim.member.name} claimed {claim.reward.name} for {claim.points_spent:,} points "
-        f"({claim.member.points:,} left).",
+        _(
+            "%(name)s claimed %(name2)s for %(points_spent)s points (%(points)s left).",
+            name=claim.member.name,
+            name2=claim.reward.name,
+            points_spent=format(claim.points_spent, ","),
+            points=format(claim.member.points, ","),
+        ),
         "success",
     )
     offer_undo(
         "reward-claim",
         claim.id,
-        f"{claim.member.name} claimed {claim.reward.name}.",
+        _("%(member)s claimed %(reward)s.", member=claim.member.name, reward=claim.reward.name),
         url_for("household.undo_claim", claim_id=claim.id),
     )
     return redirect(url_for("household.index", tab="claimed"))
@@ -313,12 +351,19 @@ def claim_reward(reward_id: int):
 def undo_claim(claim_id: int):
     """Undo of a claim within the few seconds it is offered: the points go back."""
     if not take_undo("reward-claim", claim_id):
-        flash("It is too late to undo that claim.", "error")
+        flash(_("It is too late to undo that claim."), "error")
         return redirect(url_for("household.index", tab="claimed"))
     try:
         member = rewards.undo_claim(claim_id)
     except ServiceError as err:
         flash(err.message, "error")
     else:
-        flash(f"Claim undone; {member.name} has {member.points:,} points again.", "success")
+        flash(
+            _(
+                "Claim undone; %(name)s has %(points)s points again.",
+                name=member.name,
+                points=format(member.points, ","),
+            ),
+            "success",
+        )
     return redirect(url_for("household.index", tab="claimed"))

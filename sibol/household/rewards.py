@@ -6,7 +6,8 @@ import secrets
 import typing
 from pathlib import Path
 
-from sqlalchemy import CursorResult, func, select, update
+from flask_babel import gettext as _
+from sqlalchemy import CursorResult, Select, func, select, update
 
 from .. import rules, uploads
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
@@ -18,21 +19,30 @@ from .service import REWARD_STATUSES, _get, _search_text, get_member
 
 
 def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
+    conditions = _reward_conditions(q, status)
+    count = select(func.count(Reward.id)).where(*conditions)
+    return fetch_page(rewards_query(q, status), count, page, per_page)
+
+
+def rewards_query(q: str | None = None, status: str | None = None) -> Select:
+    """The rewards list_rewards pages through, unpaged."""
+    return select(Reward).where(*_reward_conditions(q, status)).order_by(Reward.id)
+
+
+def _reward_conditions(q: str | None, status: str | None) -> list:
     conditions = []
     q = _search_text(q)
     if q:
         conditions.append(matches_any(q, Reward.name, Reward.area))
     if status in REWARD_STATUSES:
         conditions.append(Reward.status == status)
-    query = select(Reward).where(*conditions).order_by(Reward.id)
-    count = select(func.count(Reward.id)).where(*conditions)
-    return fetch_page(query, count, page, per_page)
+    return conditions
 
 
 def get_reward(reward_id: int) -> Reward:
     reward = _get(Reward, reward_id)
     if reward is None:
-        raise NotFound("Reward not found.")
+        raise NotFound(_("Reward not found."))
     return reward
 
 
@@ -47,12 +57,12 @@ def _check_image(stream) -> tuple[bytes, str, str]:
     Unsupported with a message for the image field."""
     data = stream.read(MAX_UPLOAD_BYTES + 1)
     if len(data) > MAX_UPLOAD_BYTES:
-        raise TooLarge("The image is larger than 10 MB. Choose a smaller image.", field="image")
+        raise TooLarge(_("The image is larger than 10 MB. Choose a smaller image."), field="image")
     if not data:
-        raise Invalid("The image file is empty.", field="image")
+        raise Invalid(_("The image file is empty."), field="image")
     kind = image_kind(data[:16])
     if kind is None:
-        raise Unsupported("Upload an image (PNG, JPEG, GIF or WebP).", field="image")
+        raise Unsupported(_("Upload an image (PNG, JPEG, GIF or WebP)."), field="image")
     return data, kind[0], kind[1]
 
 
@@ -60,12 +70,12 @@ def create_reward(data: dict, image=None) -> Reward:
     """data: reward (name), status (Available), points (eligibility: points needed), area.
     image: a file-like object or None. Nothing is stored when anything is refused."""
     errors = rules.Errors()
-    name = rules.text(errors, data.get("reward"), "reward", "Reward", max_length=120)
+    name = rules.text(errors, data.get("reward"), "reward", _("Reward"), max_length=120)
     status = rules.choice(
-        errors, data.get("status"), "status", "Status", REWARD_STATUSES, RewardStatus.AVAILABLE.value
+        errors, data.get("status"), "status", _("Status"), REWARD_STATUSES, RewardStatus.AVAILABLE.value
     )
-    points = rules.whole(errors, data.get("points"), "points", "Eligibility (points needed)")
-    area = rules.text(errors, data.get("area"), "area", "Area", required=False)
+    points = rules.whole(errors, data.get("points"), "points", _("Eligibility (points needed)"))
+    area = rules.text(errors, data.get("area"), "area", _("Area"), required=False)
     errors.raise_if_any()
     reward = Reward(name=name, status=status, points_required=points, area=area)
     path: Path | None = None
@@ -91,10 +101,10 @@ def create_reward(data: dict, image=None) -> Reward:
 def reward_image(reward_id: int) -> tuple[Path, str]:
     reward = get_reward(reward_id)
     if not reward.image_file:
-        raise NotFound("This reward has no image.")
+        raise NotFound(_("This reward has no image."))
     path = uploads.upload_dir("rewards") / reward.image_file
     if not path.is_file():
-        raise NotFound("This reward's image is missing.")
+        raise NotFound(_("This reward's image is missing."))
     return path, reward.image_type or "application/octet-stream"
 
 
@@ -102,24 +112,30 @@ def reward_image(reward_id: int) -> tuple[Path, str]:
 
 
 def list_claims(q: str | None = None, page: int = 1, per_page: int = 10) -> Page:
-    conditions = []
-    q = _search_text(q)
-    if q:
-        conditions.append(matches_any(q, HouseholdMember.name, Reward.name))
-    query = (
-        select(RewardClaim)
-        .join(RewardClaim.member)
-        .join(RewardClaim.reward)
-        .where(*conditions)
-        .order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc())
-    )
+    conditions = _claim_conditions(q)
     count = (
         select(func.count(RewardClaim.id))
         .join(RewardClaim.member)
         .join(RewardClaim.reward)
         .where(*conditions)
     )
-    return fetch_page(query, count, page, per_page)
+    return fetch_page(claims_query(q), count, page, per_page)
+
+
+def claims_query(q: str | None = None) -> Select:
+    """The claims list_claims pages through (newest first), unpaged."""
+    return (
+        select(RewardClaim)
+        .join(RewardClaim.member)
+        .join(RewardClaim.reward)
+        .where(*_claim_conditions(q))
+        .order_by(RewardClaim.claimed_at.desc(), RewardClaim.id.desc())
+    )
+
+
+def _claim_conditions(q: str | None) -> list:
+    q = _search_text(q)
+    return [matches_any(q, HouseholdMember.name, Reward.name)] if q else []
 
 
 def find_member(member_id: object) -> HouseholdMember | None:
@@ -143,7 +159,7 @@ def undo_claim(claim_id: int) -> HouseholdMember:
     """Takes a claim back (issue 18 undo): the claim goes and its points return, in one commit."""
     claim = db.session.get(RewardClaim, claim_id)
     if claim is None:
-        raise NotFound("That claim no longer exists.")
+        raise NotFound(_("That claim no longer exists."))
     member = claim.member
     db.session.execute(
         update(HouseholdMember)
@@ -160,7 +176,7 @@ def undo_claim(claim_id: int) -> HouseholdMember:
 def claim_reward(reward_id: int, member_id) -> RewardClaim:
     """A member spends points on an available reward; refuses when points fall short."""
     errors = rules.Errors()
-    member_id = rules.whole(errors, member_id, "memberId", "Member", minimum=1, maximum=2**31 - 1)
+    member_id = rules.whole(errors, member_id, "memberId", _("Member"), minimum=1, maximum=2**31 - 1)
     errors.raise_if_any()
     reward = get_reward(reward_id)
     try:
@@ -168,11 +184,16 @@ def claim_reward(reward_id: int, member_id) -> RewardClaim:
     except NotFound as err:
         raise NotFound(err.message, field="memberId") from None
     if reward.status != RewardStatus.AVAILABLE:
-        raise Conflict("This reward is not available.", field="reward")
+        raise Conflict(_("This reward is not available."), field="reward")
     if not member.is_active:
-        raise Conflict("Only active members can claim rewards.", field="memberId")
+        raise Conflict(_("Only active members can claim rewards."), field="memberId")
     short = Conflict(
-        f"{member.name} has {member.points} points; this reward needs {reward.points_required}.",
+        _(
+            "%(name)s has %(points)s points; this reward needs %(points_required)s.",
+            name=member.name,
+            points=member.points,
+            points_required=reward.points_required,
+        ),
         field="memberId",
     )
     if member.points < reward.points_required:

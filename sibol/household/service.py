@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typing
 
-from sqlalchemy import func, or_, select, update
+from flask_babel import gettext as _
+from sqlalchemy import Select, func, or_, select, update
 
 from .. import rules
 from ..errors import Invalid, NotFound
@@ -39,6 +40,21 @@ def list_schedules(
     q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10
 ) -> Page:
     """Schedules by date of collection (latest first); q matches person, contact or an area."""
+    conditions = _schedule_conditions(q, status)
+    count = select(func.count(CollectionSchedule.id)).where(*conditions)
+    return fetch_page(schedules_query(q, status), count, page, per_page)
+
+
+def schedules_query(q: str | None = None, status: str | None = None) -> Select:
+    """The schedules list_schedules pages through, unpaged."""
+    return (
+        select(CollectionSchedule)
+        .where(*_schedule_conditions(q, status))
+        .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc())
+    )
+
+
+def _schedule_conditions(q: str | None, status: str | None) -> list:
     conditions = []
     q = _search_text(q)
     if q:
@@ -47,13 +63,7 @@ def list_schedules(
         conditions.append(or_(people, CollectionSchedule.id.in_(area_match)))
     if status in COLLECTION_STATUSES:
         conditions.append(CollectionSchedule.status == status)
-    query = (
-        select(CollectionSchedule)
-        .where(*conditions)
-        .order_by(CollectionSchedule.collection_date.desc(), CollectionSchedule.id.desc())
-    )
-    count = select(func.count(CollectionSchedule.id)).where(*conditions)
-    return fetch_page(query, count, page, per_page)
+    return conditions
 
 
 MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
@@ -66,7 +76,7 @@ def _get(model, row_id: int):
 def get_schedule(schedule_id: int) -> CollectionSchedule:
     schedule = _get(CollectionSchedule, schedule_id)
     if schedule is None:
-        raise NotFound("Collection schedule not found.")
+        raise NotFound(_("Collection schedule not found."))
     return schedule
 
 
@@ -80,30 +90,30 @@ def _schedule_values(data: dict, *, partial: bool = False) -> dict:
 
     if has("maintenancePerson"):
         values["maintenance_person"] = rules.text(
-            errors, data.get("maintenancePerson"), "maintenancePerson", "Maintenance"
+            errors, data.get("maintenancePerson"), "maintenancePerson", _("Maintenance")
         )
     if has("collectorContact"):
         values["collector_contact"] = rules.contact(
-            errors, data.get("collectorContact"), "collectorContact", "Contact of Maintenance"
+            errors, data.get("collectorContact"), "collectorContact", _("Contact of Maintenance")
         )
     if has("areas"):
-        values["areas"] = rules.area_list(errors, data.get("areas"), "areas", "Area")
+        values["areas"] = rules.area_list(errors, data.get("areas"), "areas", _("Area"))
     if has("dateOfCollection"):
         values["collection_date"] = rules.day(
-            errors, data.get("dateOfCollection"), "dateOfCollection", "Date of Collection"
+            errors, data.get("dateOfCollection"), "dateOfCollection", _("Date of Collection")
         )
     if "status" in data:
         values["status"] = rules.choice(
             errors,
             data.get("status"),
             "status",
-            "Status",
+            _("Status"),
             COLLECTION_STATUSES,
             CollectionStatus.PENDING.value,
         )
     if "totalWaste" in data:
         values["total_waste_g"] = rules.grams(
-            errors, data.get("totalWaste"), "totalWaste", "Total waste", required=False
+            errors, data.get("totalWaste"), "totalWaste", _("Total waste"), required=False
         )
     errors.raise_if_any()
     return values
@@ -157,6 +167,17 @@ def list_leaderboard(
 ) -> Page:
     """Members ranked by points (ties share a rank); rows are (member, rank). The rank is the
     member's place among all members, also when a search or filter hides others."""
+    query, conditions = _leaderboard(q, status)
+    count = select(func.count(HouseholdMember.id)).where(*conditions)
+    return fetch_page(query, count, page, per_page, lambda row: (row[0], int(row[1])))
+
+
+def leaderboard_query(q: str | None = None, status: str | None = None) -> Select:
+    """The rows (member, rank) list_leaderboard pages through, unpaged."""
+    return _leaderboard(q, status)[0]
+
+
+def _leaderboard(q: str | None, status: str | None) -> tuple[Select, list]:
     ranked = select(
         HouseholdMember.id.label("member_id"),
         func.rank().over(order_by=HouseholdMember.points.desc()).label("rank"),
@@ -173,14 +194,13 @@ def list_leaderboard(
         .where(*conditions)
         .order_by(ranked.c.rank, HouseholdMember.name, HouseholdMember.id)
     )
-    count = select(func.count(HouseholdMember.id)).where(*conditions)
-    return fetch_page(query, count, page, per_page, lambda row: (row[0], int(row[1])))
+    return query, conditions
 
 
 def get_member(member_id: int) -> HouseholdMember:
     member = _get(HouseholdMember, member_id)
     if member is None:
-        raise NotFound("Household member not found.")
+        raise NotFound(_("Household member not found."))
     return member
 
 
@@ -193,16 +213,16 @@ def create_member(data: dict) -> HouseholdMember:
     """data: name, barangay (a name from the barangays table), points (starting points, whole,
     0 or more; 0 when empty), status (Active or Inactive; Active when empty)."""
     errors = rules.Errors()
-    name = rules.text(errors, data.get("name"), "name", "Name")
-    barangay = rules.text(errors, data.get("barangay"), "barangay", "Barangay")
+    name = rules.text(errors, data.get("name"), "name", _("Name"))
+    barangay = rules.text(errors, data.get("barangay"), "barangay", _("Barangay"))
     if barangay:
         known = {b.lower(): b for b in barangay_names()}
         if barangay.lower() in known:
             barangay = known[barangay.lower()]
         else:
-            errors.add("barangay", "Choose a barangay from the list.")
-    points = rules.whole(errors, data.get("points"), "points", "Starting points", required=False)
-    status = rules.choice(errors, data.get("status"), "status", "Status", MEMBER_STATUSES, "Active")
+            errors.add("barangay", _("Choose a barangay from the list."))
+    points = rules.whole(errors, data.get("points"), "points", _("Starting points"), required=False)
+    status = rules.choice(errors, data.get("status"), "status", _("Status"), MEMBER_STATUSES, "Active")
     errors.raise_if_any()
     member = HouseholdMember(name=name, barangay=barangay, points=points or 0, is_active=status == "Active")
     db.session.add(member)
@@ -221,19 +241,26 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     from the saved Point System rule (rounded down). Returns (member, grams, points earned)."""
     member = get_member(member_id)
     errors = rules.Errors()
-    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", "Food waste", positive=True)
+    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Food waste"), positive=True)
     errors.raise_if_any()
     waste_g = waste_g or 0
     earned = points_for(waste_g)
     if earned < 1:
         rule_g, rule_points = point_rule()
         raise Invalid(
-            f"{rules.kg_text(waste_g)} kg earns no points: the Point System gives "
-            f"{rule_points} points for {rules.kg_text(rule_g)} kg.",
+            _(
+                "%(kg_text)s kg earns no points: the Point System gives %(rule_points)s points for %(kg_text2)s kg.",
+                kg_text=rules.kg_text(waste_g),
+                rule_points=rule_points,
+                kg_text2=rules.kg_text(rule_g),
+            ),
             field="wasteKg",
         )
     if member.points + earned > rules.MAX_POINTS:
-        raise Invalid(f"A member can hold at most {rules.MAX_POINTS:,} points.", field="wasteKg")
+        raise Invalid(
+            _("A member can hold at most %(max_points)s points.", max_points=format(rules.MAX_POINTS, ",")),
+            field="wasteKg",
+        )
     # Added in the database, so two records at once both count.
     db.session.execute(
         update(HouseholdMember)
@@ -262,8 +289,8 @@ def point_rule() -> tuple[int, int]:
 def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, int]:
     """data: wasteKg (more than 0) and points (whole, 1 or more)."""
     errors = rules.Errors()
-    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", "Total food waste", positive=True)
-    points = rules.whole(errors, data.get("points"), "points", "Points", minimum=1)
+    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Total food waste"), positive=True)
+    points = rules.whole(errors, data.get("points"), "points", _("Points"), minimum=1)
     errors.raise_if_any()
     rule = db.session.scalar(select(PointRule).order_by(PointRule.id).limit(1))
     if rule is None:

@@ -3,13 +3,19 @@ status options, and the chemical additives and waste containers of a machine."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from flask import Blueprint, request
+from flask_babel import gettext as _
+from sqlalchemy import Select, Table, outerjoin
 
 from ..access import module_required
 from ..api import int_field, json_body, text_field
+from ..errors import Invalid
+from ..export import wants_csv
 from ..listing import page_args, page_json
-from ..models import ModuleId
-from . import service
+from ..models import Area, Machine, MachineStatus, ModuleId, utcnow
+from . import exports, service
 from .serializers import (
     area_json,
     chemical_additive_json,
@@ -27,17 +33,18 @@ PAGING_ARGS = ("q", "page", "per_page")
 @module_required(ModuleId.MACHINES)
 def list_machines():
     """No parameters: the spec's plain list of every machine. With q, page or per_page: one page,
-    {data, total, page, per_page}; `count=0` skips the total (type-ahead)."""
+    {data, total, page, per_page}; `count=0` skips the total (type-ahead). format=csv (or Accept:
+    text/csv): every machine matching q as a CSV file."""
+    if wants_csv():
+        return exports.machines_csv(_query())
     if not any(name in request.args for name in PAGING_ARGS):
         return [machine_json(m) for m in service.all_machines()]
     page, per_page = page_args(default_per_page=10)
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
-    result = service.search_machines(q, page, per_page, with_total=with_total)
-    from ..telemetry.views import last_reading_times
-
-    devices = last_reading_times([m.id for m in result.rows])
-    body = page_json(result, lambda m: {**machine_json(m), **_last_reading(devices.get(m.id))}, success=False)
+    result = service.search_machines(q, page, per_page, with_total=with_total, as_rows=_page_columns)
+    now = utcnow()
+    body = page_json(result, lambda row: _page_row(row, now), success=False)
     if not with_total:
         body["total"] = None
     return body
@@ -47,11 +54,17 @@ def list_machines():
 @module_required(ModuleId.MACHINES)
 def create_machine():
     body = json_body()
-    area_id = int_field(body, "areaId", "Area_id", label="Area")
-    status_id = int_field(body, "status", "status_id", label="Status", required=False)
-    name = text_field(body, "name", "Name", label="Machine Name", required=False, max_length=service.NAME_MAX)
+    area_id = int_field(body, "areaId", "Area_id", label=_("Area"))
+    status_id = int_field(body, "status", "status_id", label=_("Status"), required=False)
+    name = text_field(
+        body, "name", "Name", label=_("Machine Name"), required=False, max_length=service.NAME_MAX
+    )
     machine = service.create_machine(area_id, status_id, name)
-    return {"success": True, "message": "Machine created successfully!", "data": machine_json(machine)}, 201
+    return {
+        "success": True,
+        "message": _("Machine created successfully!"),
+        "data": machine_json(machine),
+    }, 201
 
 
 @bp.get("/machines/<machine_id>")
@@ -65,13 +78,15 @@ def show_machine(machine_id: str):
 def update_machine(machine_id: str):
     service.get_machine(machine_id)  # an unknown id is 404 before the body is judged
     body = json_body()
-    name = text_field(body, "name", "Name", label="Machine Name", required=False, max_length=service.NAME_MAX)
-    area_id = int_field(body, "areaId", "Area_id", label="Area")
+    name = text_field(
+        body, "name", "Name", label=_("Machine Name"), required=False, max_length=service.NAME_MAX
+    )
+    area_id = int_field(body, "areaId", "Area_id", label=_("Area"))
     # PUT replaces the editable fields: a missing status clears it, as null or "" do (the
     # spec's client sends no status for "No Status"; spec section 4).
-    status_id = int_field(body, "status", "status_id", label="Status", required=False)
+    status_id = int_field(body, "status", "status_id", label=_("Status"), required=False)
     machine = service.update_machine(machine_id, name=name, area_id=area_id, status_id=status_id)
-    return {"success": True, "message": "Machine updated successfully!", "data": machine_json(machine)}
+    return {"success": True, "message": _("Machine updated successfully!"), "data": machine_json(machine)}
 
 
 @bp.get("/machines/statuses")
@@ -90,6 +105,8 @@ def areas():
 @module_required(ModuleId.MACHINES)
 def chemical_additives(machine_id: str):
     machine = service.get_machine(machine_id)
+    if wants_csv():
+        return exports.chemical_additives_csv(machine.id, _query())
     rows = service.list_chemical_additives(machine.id, request.args.get("q"))
     return [chemical_additive_json(r) for r in rows]
 
@@ -116,6 +133,8 @@ def add_chemical_additive(machine_id: str):
 @module_required(ModuleId.MACHINES)
 def waste_containers(machine_id: str):
     machine = service.get_machine(machine_id)
+    if wants_csv():
+        return exports.waste_containers_csv(machine.id, _query())
     rows = service.list_waste_containers(machine.id, request.args.get("q"))
     return [waste_container_json(r) for r in rows]
 
@@ -134,6 +153,51 @@ def add_waste_container(machine_id: str):
     return {"success": True, "data": waste_container_json(row)}, 201
 
 
+def _page_columns(statement: Select) -> Select:
+    """A page of machines as plain rows (issue 17): machine_json's fields and the device's last
+    reading in one SELECT, instead of Machine objects plus a second query for the devices."""
+    from ..models.telemetry import DeviceKey
+
+    # The machine's own area, status and device key through their tables: the machines are
+    # scoped to the barangay (the Machine entity's loader criteria), and an ORM entity here would
+    # add its criteria to the WHERE clause, turning these outer joins into inner ones.
+    area, status, device = (
+        cast(Table, Area.__table__),
+        cast(Table, MachineStatus.__table__),
+        cast(Table, DeviceKey.__table__),
+    )
+    return statement.with_only_columns(
+        Machine.id.label("machine_id"),
+        Machine.name,
+        Machine.area_id,
+        area.c.name.label("area_name"),
+        Machine.status_id,
+        status.c.name.label("status_name"),
+        device.c.last_reading_at,
+        maintain_column_froms=False,
+    ).select_from(
+        outerjoin(Machine, area, Machine.area_id == area.c.id)
+        .outerjoin(status, Machine.status_id == status.c.id)
+        .outerjoin(device, device.c.machine_id == Machine.id)
+    )
+
+
+def _page_row(row, now) -> dict:
+    """The same fields as machine_json plus _last_reading, from a _page_columns row."""
+    from ..telemetry.views import ago
+
+    last = row.last_reading_at
+    return {
+        "machine_id": row.machine_id,
+        "Name": row.name,
+        "Area_id": row.area_id,
+        "Area_Name": row.area_name,
+        "status_id": row.status_id,
+        "status_name": row.status_name,
+        **_last_reading(None if last is None else {"last": last, "ago": ago(last, now)}),
+    }
+
+
 def _last_reading(device: dict | None) -> dict:
     """Telemetry's additive fields on a page of machines: when it last reported."""
     if device is None or device["last"] is None:
@@ -144,3 +208,11 @@ def _last_reading(device: dict | None) -> dict:
 def _text(body: dict, *names: str) -> str | None:
     """A text field; lengths are judged by the service, which names the field."""
     return text_field(body, *names, required=False, max_length=10_000)
+
+
+def _query() -> str:
+    """q of an export: checked like a page's search (at most 100 characters)."""
+    q = request.args.get("q", "")
+    if len(q) > service.QUERY_MAX:
+        raise Invalid(f"q must be at most {service.QUERY_MAX} characters.", field="q")
+    return q

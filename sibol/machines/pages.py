@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..access import module_required
 from ..errors import ServiceError
+from ..export import wants_csv
 from ..listing import page_args_lenient, page_link
 from ..models import ModuleId
 from ..models.machines import PACKAGES
-from . import service
+from . import exports, service
 from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
@@ -58,6 +60,8 @@ def index():
         "area_label": area_label,
         "today": service.today_iso(),
     }
+    if wants_csv():
+        return _export(tab, q)
     if tab == "machines":
         page, per_page = page_args_lenient(sizes=None)
         result = service.search_machines(q, page, per_page)
@@ -89,6 +93,25 @@ def index():
     return render_template("machines/index.html", **context)
 
 
+def _export(tab: str, q: str):
+    """The CSV of the tab's table, with its search (and machine, or range); no table: 404."""
+    if tab == "machines":
+        return exports.machines_csv(q)
+    machine = service.find_machine(request.args.get("machine")) or service.first_machine()
+    machine_id = machine.id if machine else None
+    if tab == "chemical-additives":
+        return exports.chemical_additives_csv(machine_id, q)
+    if tab == "waste-container":
+        return exports.waste_containers_csv(machine_id, q)
+    if tab == "analytics" and machine_id is not None:
+        from ..telemetry.exports import analytics_csv
+        from ..telemetry.views import RANGES
+
+        range_key = request.args.get("range", "24h")
+        return analytics_csv(machine_id, range_key if range_key in RANGES else "24h")
+    abort(404)  # Process Panels (and Analytics without a machine) have no table to export
+
+
 def _back(tab: str, **args) -> str:
     query = {"tab": tab, **{k: v for k, v in args.items() if v}}
     return url_for("machines.index") + "?" + urlencode(query)
@@ -105,12 +128,12 @@ def create_machine():
     area_id = _form_int("areaId")
     try:
         if area_id is None:
-            raise ServiceError("Area is required.")
+            raise ServiceError(_("Area is required."))
         machine = service.create_machine(area_id, _form_int("status"))
     except ServiceError as err:
-        flash(f"Failed to create machine: {err.message}", "error")
+        flash(_("Failed to create machine: %(message)s", message=err.message), "error")
         return redirect(_back("machines", add="1"))
-    flash("Machine created successfully!", "success")
+    flash(_("Machine created successfully!"), "success")
     return redirect(_back("machines", q=machine.name))
 
 
@@ -121,14 +144,14 @@ def update_machine(machine_id: str):
     try:
         machine = service.get_machine(machine_id)
         if area_id is None:
-            raise ServiceError("Area is required.")
+            raise ServiceError(_("Area is required."))
         service.update_machine(
             machine.id, name=request.form.get("name", ""), area_id=area_id, status_id=_form_int("status")
         )
     except ServiceError as err:
-        flash(f"Failed to update machine: {err.message}", "error")
+        flash(_("Failed to update machine: %(message)s", message=err.message), "error")
         return redirect(_back("machines", edit=machine_id if machine_id.isdecimal() else None))
-    flash("Machine updated successfully!", "success")
+    flash(_("Machine updated successfully!"), "success")
     return redirect(_back("machines"))
 
 
@@ -149,9 +172,9 @@ def add_chemical_additive():
             person_in_charge=form.get("personInCharge"),
         )
     except ServiceError as err:
-        flash(f"Failed to add chemical: {err.message}", "error")
+        flash(_("Failed to add chemical: %(message)s", message=err.message), "error")
         return redirect(_back("chemical-additives", machine=machine_id, add="1"))
-    flash("Chemical added.", "success")
+    flash(_("Chemical added."), "success")
     return redirect(_back("chemical-additives", machine=machine_id))
 
 
@@ -164,7 +187,7 @@ def add_waste_container():
             machine_id, area=request.form.get("area"), start_date=request.form.get("startDate")
         )
     except ServiceError as err:
-        flash(f"Failed to add waste container: {err.message}", "error")
+        flash(_("Failed to add waste container: %(message)s", message=err.message), "error")
         return redirect(_back("waste-container", machine=machine_id, add="1"))
-    flash("Waste container added.", "success")
+    flash(_("Waste container added."), "success")
     return redirect(_back("waste-container", machine=machine_id))

@@ -74,7 +74,7 @@ def generated_name(n: int) -> str:
 def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> int:
     """Adds `count` machines named 'SIBOL {kind} {n}' spread over the areas and statuses (and
     none), with their search terms, in chunks of bulk inserts. Returns the number added."""
-    areas = list(db.session.scalars(select(Area.id).order_by(Area.id)))
+    areas = [tuple(r) for r in db.session.execute(select(Area.id, Area.barangay_id).order_by(Area.id))]
     if not areas:
         raise ValueError("No areas: run `flask seed` first.")
     statuses: list[int | None] = [
@@ -90,7 +90,8 @@ def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> 
             {
                 "id": i,
                 "name": generated_name(i),
-                "area_id": areas[i % len(areas)],
+                "area_id": areas[i % len(areas)][0],
+                "barangay_id": areas[i % len(areas)][1],  # a machine is in its area's barangay
                 "status_id": statuses[i % len(statuses)],
                 "created_at": now,
                 "updated_at": now,
@@ -101,7 +102,7 @@ def generate_machines(count: int = DEFAULT_GENERATED, *, chunk: int = 5_000) -> 
         db.session.execute(
             insert(terms_table),
             [
-                {"term": t, "machine_id": r["id"], "shared": shared}
+                {"term": t, "machine_id": r["id"], "shared": shared, "barangay_id": r["barangay_id"]}
                 for r in rows
                 for t, shared in machine_terms(r["name"])
             ],

@@ -10,8 +10,12 @@ area names are few, so they are matched in full. Pages come in id order; the typ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time
+from functools import lru_cache
+from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import Select, and_, func, literal, or_, select
 
 from ..errors import Invalid, NotFound
@@ -66,7 +70,18 @@ def _named(q: str) -> Select:
     return select(MachineTerm.machine_id).where(_term_prefix(q))
 
 
-def _first_matches(q: str, page: int, per_page: int) -> list[Machine]:
+# A page's rows as ORM objects (the pages), or as plain rows of another SELECT built from the
+# same statement (the API: `as_rows` swaps the columns, see machines/api.py).
+AsRows = Callable[[Select], Select] | None
+
+
+def _fetch(statement: Select, as_rows: AsRows) -> list[Any]:
+    if as_rows is None:
+        return list(db.session.scalars(statement))
+    return list(db.session.execute(as_rows(statement)))
+
+
+def _first_matches(q: str, page: int, per_page: int, as_rows: AsRows = None) -> list[Any]:
     """Type-ahead: the first matches in the alphabetical order of their matching words, straight
     off the term index (shared < len(q) keeps one term per machine)."""
     ids = list(
@@ -78,11 +93,12 @@ def _first_matches(q: str, page: int, per_page: int) -> list[Machine]:
             .offset((page - 1) * per_page)
         )
     )
-    found = {m.id: m for m in db.session.scalars(select(Machine).where(Machine.id.in_(ids)))} if ids else {}
+    matches = _fetch(select(Machine).where(Machine.id.in_(ids)), as_rows) if ids else []
+    found = {m.machine_id if as_rows else m.id: m for m in matches}
     return [found[i] for i in ids if i in found]
 
 
-def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], int]:
+def _search_by_name(q: str, page: int, per_page: int, as_rows: AsRows = None) -> tuple[list[Any], int]:
     """Machines whose name has a word starting with q (no area matched), in id order.
 
     The total counts term rows with shared < len(q): one per matching machine, no DISTINCT, an
@@ -113,31 +129,72 @@ def _search_by_name(q: str, page: int, per_page: int) -> tuple[list[Machine], in
         rows = rows.where(probe == 1)
     else:
         rows = rows.where(Machine.id.in_(_named(q)))
-    return list(db.session.scalars(rows)), total
+    return _fetch(rows, as_rows), total
 
 
 def search_machines(
-    q: str | None = None, page: int = 1, per_page: int = 10, *, with_total: bool = True
+    q: str | None = None,
+    page: int = 1,
+    per_page: int = 10,
+    *,
+    with_total: bool = True,
+    as_rows: AsRows = None,
 ) -> Page:
-    """One page of machines in id order, filtered by `q` (see the module docstring)."""
+    """One page of machines in id order, filtered by `q` (see the module docstring). With
+    `as_rows`, the page holds the rows of as_rows(statement) instead of Machine objects."""
     q = normalise_query(q)
     offset = (page - 1) * per_page
     area_ids = _matching_area_ids(q) if q else []
     if q and not area_ids and not with_total:
-        rows, total = _first_matches(q, page, per_page), None
+        rows, total = _first_matches(q, page, per_page, as_rows), None
     elif q and not area_ids:
-        rows, total = _search_by_name(q, page, per_page)
+        rows, total = _search_by_name(q, page, per_page, as_rows)
+    elif not q:
+        # The unfiltered page, the common one: its statements do not depend on the request and
+        # are built once (issue 17); only LIMIT/OFFSET, bound parameters, change.
+        rows_query, count_query = _unfiltered(as_rows)
+        rows = list(db.session.execute(rows_query.limit(per_page).offset(offset)))
+        if as_rows is None:
+            rows = [row[0] for row in rows]
+        total = _total(rows, offset, per_page, count_query) if with_total else None
     else:
         rows_query = select(Machine).order_by(Machine.id)
         count_query = select(func.count()).select_from(Machine)
-        if q:
-            condition = or_(Machine.id.in_(_named(q)), Machine.area_id.in_(area_ids))
-            rows_query, count_query = rows_query.where(condition), count_query.where(condition)
-        rows = list(db.session.scalars(rows_query.limit(per_page).offset(offset)))
-        total = (db.session.scalar(count_query) or 0) if with_total else None
+        condition = _matches(q, area_ids)
+        rows_query, count_query = rows_query.where(condition), count_query.where(condition)
+        rows = _fetch(rows_query.limit(per_page).offset(offset), as_rows)
+        total = _total(rows, offset, per_page, count_query) if with_total else None
     if total is None:
         total = offset + len(rows)
     return Page(rows=rows, total=total, page=page, per_page=per_page)
+
+
+def _total(rows: list, offset: int, per_page: int, count_query: Select) -> int:
+    """The number of matching machines. A page that is not full and not past the end is the
+    last one, so the total is known without a COUNT (issue 17: the first page of a barangay with
+    fewer machines than per_page, the common case, runs one statement fewer)."""
+    if len(rows) < per_page and (rows or offset == 0):
+        return offset + len(rows)
+    return db.session.scalar(count_query) or 0
+
+
+@lru_cache(maxsize=8)
+def _unfiltered(as_rows: AsRows) -> tuple[Select, Select]:
+    rows_query = select(Machine).order_by(Machine.id)
+    return (as_rows(rows_query) if as_rows else rows_query), select(func.count()).select_from(Machine)
+
+
+def _matches(q: str, area_ids: list[int]):
+    """The condition every machines search applies: a name word starts with q, or the area matches."""
+    named = Machine.id.in_(_named(q))
+    return or_(named, Machine.area_id.in_(area_ids)) if area_ids else named
+
+
+def machines_query(q: str | None = None) -> Select:
+    """All machines matching q (the set search_machines pages through), in id order, unpaged."""
+    q = normalise_query(q)
+    query = select(Machine).order_by(Machine.id)
+    return query.where(_matches(q, _matching_area_ids(q))) if q else query
 
 
 def all_machines() -> list[Machine]:
@@ -150,10 +207,10 @@ def get_machine(machine_id: int | str | None) -> Machine:
     if isinstance(machine_id, str):
         machine_id = int(machine_id) if machine_id.isdecimal() and len(machine_id) < 12 else None
     if not isinstance(machine_id, int) or not 1 <= machine_id <= MAX_ID:
-        raise NotFound("Machine not found.")
+        raise NotFound(_("Machine not found."))
     machine = db.session.get(Machine, machine_id)
     if machine is None:
-        raise NotFound("Machine not found.")
+        raise NotFound(_("Machine not found."))
     return machine
 
 
@@ -175,7 +232,7 @@ def find_machine(machine_id) -> Machine | None:
 def _area(area_id: int) -> Area:
     area = db.session.get(Area, area_id)
     if area is None:
-        raise Invalid("Area not found.", field="areaId")
+        raise Invalid(_("Area not found."), field="areaId")
     return area
 
 
@@ -184,14 +241,16 @@ def _status(status_id: int | None) -> MachineStatus | None:
         return None
     status = db.session.get(MachineStatus, status_id)
     if status is None:
-        raise Invalid("Status not found.", field="status")
+        raise Invalid(_("Status not found."), field="status")
     return status
 
 
 def _check_name(name: str) -> str:
     name = " ".join(name.split())
     if len(name) > NAME_MAX:
-        raise Invalid(f"Machine Name must be at most {NAME_MAX} characters.", field="name")
+        raise Invalid(
+            _("Machine Name must be at most %(name_max)s characters.", name_max=NAME_MAX), field="name"
+        )
     return name
 
 
@@ -232,7 +291,12 @@ def update_machine(
 def list_chemical_additives(machine_id: int | None, q: str | None = None) -> list[ChemicalAdditive]:
     if machine_id is None:
         return []
-    query = select(ChemicalAdditive).where(ChemicalAdditive.machine_id == machine_id)
+    return list(db.session.scalars(chemical_additives_query(machine_id, q).limit(500)))
+
+
+def chemical_additives_query(machine_id: int | None, q: str | None = None) -> Select:
+    """A machine's chemical additives matching q, newest first, unpaged (no machine: none)."""
+    query = select(ChemicalAdditive).where(ChemicalAdditive.machine_id == (machine_id or 0))
     q = normalise_query(q)
     if q:
         query = query.where(
@@ -245,24 +309,29 @@ def list_chemical_additives(machine_id: int | None, q: str | None = None) -> lis
             )
         )
     order = (ChemicalAdditive.added_on.desc(), ChemicalAdditive.added_at.desc(), ChemicalAdditive.id.desc())
-    return list(db.session.scalars(query.order_by(*order).limit(500)))
+    return query.order_by(*order)
 
 
 def list_waste_containers(machine_id: int | None, q: str | None = None) -> list[WasteContainer]:
     if machine_id is None:
         return []
-    query = select(WasteContainer).where(WasteContainer.machine_id == machine_id)
+    return list(db.session.scalars(waste_containers_query(machine_id, q).limit(500)))
+
+
+def waste_containers_query(machine_id: int | None, q: str | None = None) -> Select:
+    """A machine's waste containers matching q, in id order, unpaged (no machine: none)."""
+    query = select(WasteContainer).where(WasteContainer.machine_id == (machine_id or 0))
     q = normalise_query(q)
     if q:
         query = query.where(
             matches_any(q, WasteContainer.container_no, WasteContainer.area, WasteContainer.status)
         )
-    return list(db.session.scalars(query.order_by(WasteContainer.id).limit(500)))
+    return query.order_by(WasteContainer.id)
 
 
 def _package(area: str | None) -> str:
     if area not in PACKAGES:
-        raise Invalid("Choose an area (Package 1 to Package 4).", field="area")
+        raise Invalid(_("Choose an area (Package 1 to Package 4)."), field="area")
     return area
 
 
@@ -270,13 +339,15 @@ def _date(value: str | None, field: str = "startDate") -> date:
     try:
         return date.fromisoformat((value or "").strip())
     except ValueError:
-        raise Invalid("Start Date is required (YYYY-MM-DD).", field=field) from None
+        raise Invalid(_("Start Date is required (YYYY-MM-DD)."), field=field) from None
 
 
 def _short(value: str | None, label: str, field: str, limit: int) -> str:
     value = " ".join((value or "").split())
     if len(value) > limit:
-        raise Invalid(f"{label} must be at most {limit} characters.", field=field)
+        raise Invalid(
+            _("%(label)s must be at most %(limit)s characters.", label=label, limit=limit), field=field
+        )
     return value
 
 
@@ -298,11 +369,11 @@ def add_chemical_additive(
         area=_package(area),
         added_on=_date(start_date),
         added_at=time(*utcnow().timetuple()[3:6]),
-        chemical_input=_short(chemical_input, "Chemical Input", "chemicalInput", 100) or "Unspecified",
-        stage=_short(stage, "Stage", "stage", 50),
-        value=_short(value, "Value", "value", 20),
-        units=_short(units, "Units", "units", 20),
-        person_in_charge=_short(person_in_charge, "Person in Charge", "personInCharge", 100),
+        chemical_input=_short(chemical_input, _("Chemical Input"), "chemicalInput", 100) or "Unspecified",
+        stage=_short(stage, _("Stage"), "stage", 50),
+        value=_short(value, _("Value"), "value", 20),
+        units=_short(units, _("Units"), "units", 20),
+        person_in_charge=_short(person_in_charge, _("Person in Charge"), "personInCharge", 100),
     )
     db.session.add(row)
     db.session.commit()
@@ -316,7 +387,7 @@ def add_waste_container(
     machine = get_machine(machine_id)
     status = status or "Not Full"
     if status not in CONTAINER_STATUSES:
-        raise Invalid("Status must be Full or Not Full.", field="status")
+        raise Invalid(_("Status must be Full or Not Full."), field="status")
     row = WasteContainer(
         machine_id=machine.id,
         container_no="",

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
 from ..api import json_body
 from ..errors import Unsupported
+from ..export import wants_csv
 from ..listing import Page, page_args, page_json
 from ..models import ModuleId
-from . import queries, rules, service
+from . import exports, queries, rules, service
 from .serializers import operator_json, request_json
 from .uploads import Upload, read_uploads
 
@@ -23,7 +25,7 @@ def _input(fields: tuple[str, ...]) -> tuple[dict, list[Upload]]:
         values = {name: request.form.get(name) for name in fields}
         return values, read_uploads(request.files.getlist("file"))
     if request.get_data(cache=True) and not request.is_json:
-        raise Unsupported("Send the body as JSON or as multipart/form-data.")
+        raise Unsupported(_("Send the body as JSON or as multipart/form-data."))
     body = json_body(required=False)
     return {name: body.get(name) for name in fields}, []
 
@@ -32,6 +34,8 @@ def _input(fields: tuple[str, ...]) -> tuple[dict, list[Upload]]:
 @module_required(ModuleId.MAINTENANCE)
 def list_requests():
     query = queries.parse_list_query(request.args, strict=True)
+    if wants_csv():
+        return exports.requests_csv(query)
     page, per_page = page_args()
     rows, total = queries.list_requests(query, page=page, per_page=per_page)
     return {**page_json(Page(rows, total, page, per_page), request_json), "tab": query.tab}
@@ -42,7 +46,7 @@ def list_requests():
 def create_request():
     values, files = _input(service.CREATE_FIELDS)
     req = service.create_from_form(values, files, actor=current_user)
-    message = f"Maintenance request #{req.request_number} was created."
+    message = _("Maintenance request #%(request_number)s was created.", request_number=req.request_number)
     return {"success": True, "message": message, "request": request_json(req, with_history=True)}, 201
 
 
@@ -59,7 +63,7 @@ def _answer(req, message: str):
 @bp.post("/maintenance/requests/<int:request_id>/renew")
 @module_required(ModuleId.MAINTENANCE)
 def renew(request_id: int):
-    values, _ = _input(("dueDate", "remarks"))
+    values, _rest = _input(("dueDate", "remarks"))
     req = service.renew_request(
         request_id, actor=current_user, due_date=values["dueDate"], remarks=values["remarks"]
     )
@@ -69,7 +73,7 @@ def renew(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
-    values, _ = _input(("remarks",))
+    values, _rest = _input(("remarks",))
     req = service.complete_request(request_id, actor=current_user, remarks=values["remarks"])
     return _answer(req, f"Request #{req.request_number} was completed.")
 
@@ -77,7 +81,7 @@ def complete(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
 @module_required(ModuleId.MAINTENANCE)
 def cancel(request_id: int):
-    values, _ = _input(("reason", "remarks"))
+    values, _rest = _input(("reason", "remarks"))
     reason = values["reason"] if values["reason"] is not None else values["remarks"]
     req = service.cancel_request(request_id, actor=current_user, reason=reason)
     return _answer(req, f"Request #{req.request_number} was canceled.")
@@ -86,7 +90,7 @@ def cancel(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/remarks")
 @module_required(ModuleId.MAINTENANCE)
 def remark(request_id: int):
-    values, _ = _input(("remarks",))
+    values, _rest = _input(("remarks",))
     req = service.add_remark(request_id, actor=current_user, remarks=values["remarks"])
     return _answer(req, "Remark saved.")
 
@@ -94,7 +98,7 @@ def remark(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/assign")
 @module_required(ModuleId.MAINTENANCE)
 def assign(request_id: int):
-    values, _ = _input(("assignedTo",))
+    values, _rest = _input(("assignedTo",))
     req = service.assign_request(request_id, actor=current_user, assigned_to=values["assignedTo"])
     return _answer(
         req,

@@ -10,18 +10,20 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..access import module_required
 from ..errors import ServiceError
+from ..export import wants_csv
 from ..listing import last_page, page_args_lenient, query_url
-from ..localtime import local_datetime
+from ..localtime import format_pattern, local_datetime
 from ..models import ModuleId
 from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from ..uploads import MAX_UPLOAD_MB, image_response
 from ..validation import field_errors
-from . import presentation, service
+from . import exports, presentation, service
 from .queries import list_requests, parse_list_query
 from .rules import operators
 from .uploads import attachment_file, read_uploads
@@ -54,7 +56,7 @@ def _url(
 
 
 def fmt_date(value: date | None) -> str:
-    return value.strftime("%b %d, %Y") if value else "—"
+    return format_pattern(value, "MMM dd, y") if value else "—"
 
 
 def fmt_time(value: datetime | None) -> str:
@@ -125,6 +127,8 @@ def _render(
 @bp.get("/maintenance")
 @module_required(ModuleId.MAINTENANCE)
 def index():
+    if wants_csv():
+        return exports.requests_csv(parse_list_query(request.args))
     return _render()
 
 
@@ -151,7 +155,14 @@ def create():
     except ServiceError as err:
         return _render(err.status, form=form, form_errors=field_errors(err), dialog="request")
     assignee = req.assignee.full_name if req.assignee else "nobody"
-    flash(f"Maintenance request #{req.request_number} was created and assigned to {assignee}.", "success")
+    flash(
+        _(
+            "Maintenance request #%(request_number)s was created and assigned to %(assignee)s.",
+            request_number=req.request_number,
+            assignee=assignee,
+        ),
+        "success",
+    )
     return redirect(url_for("maintenance.index", tab="pending"))
 
 
@@ -189,7 +200,7 @@ def _ask_first(request_id: int, title: str, message: str, label: str, *, danger:
         return None
     n = req.request_number
     return confirmation_page(
-        title.format(n=n), message.format(n=n), label, _url(add={"request": request_id}), danger=danger
+        title % {"n": n}, message % {"n": n}, label, _url(add={"request": request_id}), danger=danger
     )
 
 
@@ -198,9 +209,9 @@ def _ask_first(request_id: int, title: str, message: str, label: str, *, danger:
 def complete(request_id: int):
     asked = _ask_first(
         request_id,
-        "Complete request #{n}?",
-        "Request #{n} moves to Complete Maintenance and can no longer be renewed or canceled.",
-        "Complete request",
+        _("Complete request #%(n)s?"),
+        _("Request #%(n)s moves to Complete Maintenance and can no longer be renewed or canceled."),
+        _("Complete request"),
         danger=False,
     )
     if asked:
@@ -218,10 +229,11 @@ def complete(request_id: int):
 def cancel(request_id: int):
     asked = _ask_first(
         request_id,
-        "Cancel request #{n}?",
-        "Request #{n} will be canceled; your remarks are kept as the reason. "
-        "You can undo this for a few seconds.",
-        "Cancel request",
+        _("Cancel request #%(n)s?"),
+        _(
+            "Request #%(n)s will be canceled; your remarks are kept as the reason. You can undo this for a few seconds."
+        ),
+        _("Cancel request"),
     )
     if asked:
         return asked
@@ -231,10 +243,10 @@ def cancel(request_id: int):
         offer_undo(
             "maintenance-cancel",
             req.id,
-            f"Request #{req.request_number} was canceled.",
+            _("Request #%(n)s was canceled.", n=req.request_number),
             url_for("maintenance.undo_cancel", request_id=req.id),
         )
-        return req, f"Request #{req.request_number} was canceled."
+        return req, _("Request #%(n)s was canceled.", n=req.request_number)
 
     return _act(request_id, action)
 
@@ -244,7 +256,7 @@ def cancel(request_id: int):
 def undo_cancel(request_id: int):
     """Undo of a cancel, within the few seconds it is offered (sibol/safe_actions.py)."""
     if not take_undo("maintenance-cancel", request_id):
-        flash("It is too late to undo that; the request stays canceled.", "error")
+        flash(_("It is too late to undo that; the request stays canceled."), "error")
         return redirect(url_for("maintenance.index", tab="complete"))
 
     def action(_v):
@@ -289,5 +301,5 @@ def too_large(_err):
     """Past the app's hard stop (11 MB) the body is unread: show the modal with the reason."""
     if request.endpoint == "maintenance.create":
         return _render(413, form_errors={"file": "The image must be 10 MB or smaller."}, dialog="request")
-    flash("The upload is too large (10 MB at most).", "error")
+    flash(_("The upload is too large (10 MB at most)."), "error")
     return _render(413)

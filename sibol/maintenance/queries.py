@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from sqlalchemy import String, UnaryExpression, cast, func, or_, select
+from flask_babel import gettext as _
+from sqlalchemy import Select, String, UnaryExpression, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
 from ..errors import Invalid
@@ -48,7 +49,10 @@ def _choices(values: Iterable[str], allowed: list[str], name: str, label: str, s
                 continue
             if value not in allowed:
                 if strict:
-                    raise Invalid(f"{label} must be one of: {', '.join(allowed)}.", field=name)
+                    raise Invalid(
+                        _("%(label)s must be one of: %(value)s.", label=label, value=", ".join(allowed)),
+                        field=name,
+                    )
                 continue
             if value not in chosen:
                 chosen.append(value)
@@ -61,12 +65,12 @@ def parse_list_query(args: Mapping, *, strict: bool = False) -> ListQuery:
     tab = (args.get("tab") or DEFAULT_TAB).strip().lower()
     if tab not in TABS:
         if strict:
-            raise Invalid("tab must be request, pending or complete.", field="tab")
+            raise Invalid(_("tab must be request, pending or complete."), field="tab")
         tab = DEFAULT_TAB
     q = (args.get("q") or "").strip()
     if len(q) > MAX_QUERY:
         if strict:
-            raise Invalid(f"q must be at most {MAX_QUERY} characters.", field="q")
+            raise Invalid(_("q must be at most %(max_query)s characters.", max_query=MAX_QUERY), field="q")
         q = q[:MAX_QUERY]
     return ListQuery(
         tab=tab,
@@ -81,6 +85,17 @@ def list_requests(
     query: ListQuery, *, page: int = 1, per_page: int = 10
 ) -> tuple[list[MaintenanceRequest], int]:
     """One page of a tab's requests with the search and filters applied, and the total."""
+    stmt = requests_query(query)
+    total = db.session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+    offset = (page - 1) * per_page
+    if offset >= total:  # past the end (the driver would choke on an absurd offset)
+        return [], total
+    rows = db.session.scalars(stmt.offset(offset).limit(per_page)).unique()
+    return list(rows), total
+
+
+def requests_query(query: ListQuery) -> Select:
+    """A tab's requests with the search and filters applied, in the tab's order, unpaged."""
     MR = MaintenanceRequest
     stmt = select(MR)
     order: tuple[UnaryExpression[typing.Any], ...]
@@ -114,9 +129,4 @@ def list_requests(
                 func.lower(assignee.username).like(pattern, escape="\\"),
             )
         )
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    offset = (page - 1) * per_page
-    if offset >= total:  # past the end (the driver would choke on an absurd offset)
-        return [], total
-    rows = db.session.scalars(stmt.order_by(*order).offset(offset).limit(per_page)).unique()
-    return list(rows), total
+    return stmt.order_by(*order)

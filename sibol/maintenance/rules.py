@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ..errors import Invalid
@@ -25,13 +26,16 @@ def manila_today() -> date:
 def text_value(value: object, field_name: str, label: str, *, max_length: int, required: bool) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise Invalid(f"{label} is required.", field=field_name)
+            raise Invalid(_("%(label)s is required.", label=label), field=field_name)
         return None
     if not isinstance(value, str):
-        raise Invalid(f"{label} must be text.", field=field_name)
+        raise Invalid(_("%(label)s must be text.", label=label), field=field_name)
     value = value.strip()
     if len(value) > max_length:
-        raise Invalid(f"{label} must be at most {max_length} characters.", field=field_name)
+        raise Invalid(
+            _("%(label)s must be at most %(max_length)s characters.", label=label, max_length=max_length),
+            field=field_name,
+        )
     return value
 
 
@@ -42,40 +46,40 @@ def parse_due_date(value: object, field_name: str = "dueDate", label: str = "Due
         due = value
     else:
         if value is None or (isinstance(value, str) and not value.strip()):
-            raise Invalid(f"{label} is required.", field=field_name)
+            raise Invalid(_("%(label)s is required.", label=label), field=field_name)
         if not isinstance(value, str):
-            raise Invalid(f"{label} must be a date (YYYY-MM-DD).", field=field_name)
+            raise Invalid(_("%(label)s must be a date (YYYY-MM-DD).", label=label), field=field_name)
         try:
             due = date.fromisoformat(value.strip()[:10]) if len(value.strip()) == 10 else None
         except ValueError:
             due = None
         if due is None:
-            raise Invalid(f"{label} must be a date (YYYY-MM-DD).", field=field_name)
+            raise Invalid(_("%(label)s must be a date (YYYY-MM-DD).", label=label), field=field_name)
     if due < manila_today():
-        raise Invalid(f"{label} cannot be in the past.", field=field_name)
+        raise Invalid(_("%(label)s cannot be in the past.", label=label), field=field_name)
     if due.year > manila_today().year + 10:
-        raise Invalid(f"{label} is too far in the future.", field=field_name)
+        raise Invalid(_("%(label)s is too far in the future.", label=label), field=field_name)
     return due
 
 
 def parse_priority(value: object) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise Invalid("Priority is required.", field="priority")
+        raise Invalid(_("Priority is required."), field="priority")
     if isinstance(value, str):
         try:
             return MaintenancePriority(value.strip().lower()).value
         except ValueError:
             pass
-    raise Invalid("Priority must be Urgent, Critical or Mild.", field="priority")
+    raise Invalid(_("Priority must be Urgent, Critical or Mild."), field="priority")
 
 
 def parse_id(value: object, field_name: str, label: str) -> int:
     if value is None or value == "" or (isinstance(value, str) and not value.strip()):
-        raise Invalid(f"{label} is required.", field=field_name)
+        raise Invalid(_("%(label)s is required.", label=label), field=field_name)
     if isinstance(value, str) and value.strip().isdecimal():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
-        raise Invalid(f"{label} must be chosen from the list.", field=field_name)
+        raise Invalid(_("%(label)s must be chosen from the list.", label=label), field=field_name)
     return value
 
 
@@ -104,5 +108,5 @@ def active_operator(value: object) -> Account:
         or account.status != AccountStatus.ACTIVE
         or not account.is_enabled
     ):
-        raise Invalid("Assigned to must be an active operator.", field="assignedTo")
+        raise Invalid(_("Assigned to must be an active operator."), field="assignedTo")
     return account

@@ -17,6 +17,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from datetime import date
 
+from flask_babel import gettext as _
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -56,8 +57,13 @@ PERIODS = {"weekly": ("Weekly", 7), "monthly": ("Monthly", 30), "yearly": ("Year
 
 
 def _state_word(status: str) -> str:
-    """How an error message names a state: 'on-going', 'completed', 'canceled'."""
-    return "on-going" if status == MaintenanceStatus.ONGOING else str(status)
+    """How an error message names a state: 'on-going', 'completed', 'canceled' (translated)."""
+    words: dict[str, str] = {
+        MaintenanceStatus.ONGOING: _("on-going"),
+        MaintenanceStatus.COMPLETED: _("completed"),
+        MaintenanceStatus.CANCELED: _("canceled"),
+    }
+    return words.get(str(status), str(status))
 
 
 # Request numbers ---------------------------------------------------------------------------
@@ -76,7 +82,7 @@ def _number_taken(number: int) -> bool:
 
 def propose_request_number() -> int:
     """A random number not in use now (the modal shows it; creation checks it again)."""
-    for _ in range(NUMBER_ATTEMPTS):
+    for _attempt in range(NUMBER_ATTEMPTS):
         number = _random_number()
         if not _number_taken(number):
             return number
@@ -180,7 +186,7 @@ def create_request(
                     raise
                 continue
             return req
-        raise Conflict("No free request number was found. Please try again.")
+        raise Conflict(_("No free request number was found. Please try again."))
     except BaseException:
         db.session.rollback()
         remove_files(names)
@@ -222,7 +228,7 @@ def get_request(request_id: int) -> MaintenanceRequest:
     # An id past the column's range would make the driver fail rather than find nothing.
     req = db.session.get(MaintenanceRequest, request_id) if 0 < request_id <= MAX_ID else None
     if req is None:
-        raise NotFound("Maintenance request not found.")
+        raise NotFound(_("Maintenance request not found."))
     return req
 
 
@@ -253,13 +259,19 @@ def _transition(
     )
     if not result.rowcount:
         db.session.rollback()
-        raise Conflict(f"This request is already {_state_word(req.status)}.")
+        raise Conflict(_("This request is already %(state_word)s.", state_word=_state_word(req.status)))
     return req
 
 
 def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
     if req.status != MaintenanceStatus.ONGOING:
-        raise Conflict(f"Only on-going requests can be {action}; this one is {_state_word(req.status)}.")
+        raise Conflict(
+            _(
+                "Only on-going requests can be %(action)s; this one is %(state_word)s.",
+                action=action,
+                state_word=_state_word(req.status),
+            )
+        )
 
 
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
@@ -276,7 +288,7 @@ def complete_request(request_id: int, *, actor: Account | None, remarks: object 
 
 
 def cancel_request(request_id: int, *, actor: Account | None, reason: object) -> MaintenanceRequest:
-    _require_ongoing(get_request(request_id), "canceled")
+    _require_ongoing(get_request(request_id), _("canceled"))
     note = text_value(reason, "remarks", "A reason for canceling", max_length=MAX_REMARKS, required=True)
     req = _transition(request_id, MaintenanceStatus.CANCELED, cancel_reason=note, remarks=note)
     _event(req, MaintenanceEventKind.CANCELED, actor, note=note)
@@ -309,8 +321,8 @@ def renew_request(
 ) -> MaintenanceRequest:
     """A new due date with a remark; the request stays on-going."""
     req = get_request(request_id)
-    _require_ongoing(req, "renewed")
-    due = parse_due_date(due_date, label="New due date")
+    _require_ongoing(req, _("renewed"))
+    due = parse_due_date(due_date, label=_("New due date"))
     note = text_value(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=True)
     req.due_date, req.remarks = due, note
     _event(req, MaintenanceEventKind.RENEWED, actor, note=note, due_date=due)
@@ -329,10 +341,13 @@ def add_remark(request_id: int, *, actor: Account | None, remarks: object) -> Ma
 
 def assign_request(request_id: int, *, actor: Account | None, assigned_to: object) -> MaintenanceRequest:
     req = get_request(request_id)
-    _require_ongoing(req, "reassigned")
+    _require_ongoing(req, _("reassigned"))
     assignee = active_operator(assigned_to)
     if assignee.id == req.assignee_id:
-        raise Invalid(f"This request is already assigned to {assignee.full_name}.", field="assignedTo")
+        raise Invalid(
+            _("This request is already assigned to %(full_name)s.", full_name=assignee.full_name),
+            field="assignedTo",
+        )
     req.assignee_id = assignee.id
     req.assignee = assignee
     _event(req, MaintenanceEventKind.ASSIGNED, actor, note=assignee.full_name)

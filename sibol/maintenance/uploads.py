@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from .. import uploads
@@ -31,19 +32,24 @@ class Upload:
 def checked_images(files: Iterable[Upload]) -> list[tuple[Upload, str]]:
     uploads = [f for f in files if f.filename or f.data]
     if len(uploads) > MAX_FILES:
-        raise Invalid(f"Attach at most {MAX_FILES} images.", field="file")
+        raise Invalid(_("Attach at most %(max_files)s images.", max_files=MAX_FILES), field="file")
     checked = []
     total = 0
     for upload in uploads:
         total += len(upload.data)
         if len(upload.data) > MAX_UPLOAD_BYTES or total > MAX_UPLOAD_BYTES:
-            raise TooLarge("The image must be 10 MB or smaller.", field="file")
+            raise TooLarge(_("The image must be 10 MB or smaller."), field="file")
         if not upload.data:
-            raise Invalid(f"{display_name(upload.filename)} is empty.", field="file")
+            raise Invalid(
+                _("%(display_name)s is empty.", display_name=display_name(upload.filename)), field="file"
+            )
         kind = sniff_image(upload.data)
         if kind is None:
             raise Invalid(
-                f"{display_name(upload.filename)} is not an image (PNG, JPEG, GIF or WebP).",
+                _(
+                    "%(display_name)s is not an image (PNG, JPEG, GIF or WebP).",
+                    display_name=display_name(upload.filename),
+                ),
                 field="file",
             )
         checked.append((upload, kind))
@@ -80,10 +86,10 @@ def remove_files(names: Iterable[str]) -> None:
 def attachment_file(attachment_id: int) -> tuple[Path, MaintenanceAttachment]:
     attachment = db.session.get(MaintenanceAttachment, attachment_id) if 0 < attachment_id < 2**31 else None
     if attachment is None:
-        raise NotFound("Attachment not found.")
+        raise NotFound(_("Attachment not found."))
     path = upload_dir() / attachment.stored_name
     if not path.is_file():
-        raise NotFound("The attached file is missing.")
+        raise NotFound(_("The attached file is missing."))
     return path, attachment
 
 

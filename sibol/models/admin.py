@@ -5,11 +5,11 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, String, Text
+from sqlalchemy import DateTime, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import Model
-from .core import utcnow
+from .core import TenantOwned, utcnow
 
 __all__ = ["AuditAction", "AuditEntry"]
 
@@ -24,10 +24,13 @@ class AuditAction(enum.StrEnum):
     UNLOCK = "unlock"
 
 
-class AuditEntry(Model):
+class AuditEntry(TenantOwned, Model):
     """Who did what to whom, and when. Names are copied so an entry outlives its accounts."""
 
     __tablename__ = "audit_entries"
+    # The target's barangay; NULL for an entry about a City Admin (seen only with every barangay).
+    __tenant_optional__ = True
+    barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)  # type: ignore[assignment]
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     action: Mapped[str] = mapped_column(String(20), index=True)
@@ -37,3 +40,5 @@ class AuditEntry(Model):
     target_username: Mapped[str] = mapped_column(String(64))
     # JSON text: before/after of role and access on edit, the reason on reject.
     details: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_audit_entries_barangay_created", "barangay_id", "created_at"),)

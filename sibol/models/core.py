@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, UniqueConstraint, true
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from ..extensions import Model, db
 
@@ -21,6 +21,7 @@ class RoleId(enum.IntEnum):
     STAFF = 2
     OPERATOR = 3
     HOUSEHOLD = 4
+    CITY_ADMIN = 5  # issue 15: manages barangays, sees every barangay
 
 
 class ModuleId(enum.IntEnum):
@@ -37,6 +38,7 @@ ROLE_NAMES = {
     RoleId.STAFF: "Barangay Staff",
     RoleId.OPERATOR: "Operator",
     RoleId.HOUSEHOLD: "Household",
+    RoleId.CITY_ADMIN: "City Admin",
 }
 
 # id -> (key, name, path); spec section 2 (navigation) and section 3 (module ids).
@@ -55,6 +57,7 @@ ROLE_DEFAULT_MODULES = {
     RoleId.STAFF: [1, 2, 3, 4, 5],
     RoleId.OPERATOR: [1, 2, 3, 4, 5],  # Household: credit waste, redeem claims (issue 13)
     RoleId.HOUSEHOLD: [1, 4, 5],
+    RoleId.CITY_ADMIN: [1, 2, 3, 4, 5, 6],
 }
 
 
@@ -80,16 +83,34 @@ class Module(Model):
 
 
 class Barangay(Model):
+    """A tenant (issue 15): its data and accounts are seen only by its own people and the City Admin."""
+
     __tablename__ = "barangays"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
+    # A deactivated barangay's accounts cannot sign in; its data stays.
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    created_at: Mapped[datetime | None] = mapped_column(DateTime, default=utcnow)
 
 
-class Area(Model):
+class TenantOwned:
+    """Mixin of every table whose rows belong to one barangay (sibol/tenancy.py scopes them).
+
+    The column is stamped by the session on insert (the request's barangay, else the first
+    barangay when nothing is scoped: CLI, seeds, tests) and every ORM query of a scoped request
+    is limited to it, so no view filters by barangay itself."""
+
+    @declared_attr
+    def barangay_id(cls) -> Mapped[int]:
+        return mapped_column(ForeignKey("barangays.id"), index=True)
+
+
+class Area(TenantOwned, Model):
     __tablename__ = "areas"
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
-    barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+
+    __table_args__ = (UniqueConstraint("barangay_id", "name", name="uq_areas_barangay_id_name"),)
 
 
 class MachineStatus(Model):
@@ -115,6 +136,7 @@ class Account(Model):
     email: Mapped[str | None] = mapped_column(String(254), unique=True)
     barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
     contact_number: Mapped[str | None] = mapped_column(String(40))  # the profile's (issue 13)
+    language: Mapped[str | None] = mapped_column(String(8))  # "en" or "fil"; None: the browser's (issue 16)
     role_id: Mapped[int] = mapped_column(ForeignKey("roles.id"), index=True)
     status: Mapped[str] = mapped_column(String(20), default=AccountStatus.EMAIL_PENDING, index=True)
     is_enabled: Mapped[bool] = mapped_column(Boolean, default=True)  # the spec's IsActive
@@ -136,8 +158,16 @@ class Account(Model):
     # Flask-Login protocol ------------------------------------------------------------
     @property
     def is_active(self) -> bool:
-        """Only approved, enabled accounts may use the console."""
-        return self.status == AccountStatus.ACTIVE and bool(self.is_enabled)
+        """Only approved, enabled accounts of an active barangay may use the console."""
+        return (
+            self.status == AccountStatus.ACTIVE
+            and bool(self.is_enabled)
+            and (self.barangay is None or self.barangay.is_active is not False)
+        )
+
+    @property
+    def is_city_admin(self) -> bool:
+        return self.role_id == RoleId.CITY_ADMIN
 
     @property
     def is_authenticated(self) -> bool:
@@ -161,7 +191,7 @@ class Account(Model):
 
     @property
     def is_admin(self) -> bool:
-        return self.role_id == RoleId.ADMIN or self.has_module(ModuleId.ADMIN)
+        return self.role_id in (RoleId.ADMIN, RoleId.CITY_ADMIN) or self.has_module(ModuleId.ADMIN)
 
     @property
     def full_name(self) -> str:
@@ -183,7 +213,7 @@ class ApiToken(Model):
     account: Mapped[Account] = relationship()
 
 
-class Machine(Model):
+class Machine(TenantOwned, Model):
     __tablename__ = "machines"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), index=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Model
-from .core import utcnow
+from .core import TenantOwned, utcnow
 
 __all__ = [
     "CollectionArea",
@@ -38,7 +38,7 @@ class RewardStatus(enum.StrEnum):
     NOT_AVAILABLE = "Not Available"
 
 
-class CollectionSchedule(Model):
+class CollectionSchedule(TenantOwned, Model):
     """A household waste collection: who collects, where (one or more areas), when, how much."""
 
     __tablename__ = "collection_schedules"
@@ -63,7 +63,7 @@ class CollectionSchedule(Model):
         return [a.name for a in self.areas]
 
 
-class CollectionArea(Model):
+class CollectionArea(TenantOwned, Model):
     """One area chip of a collection schedule, in the order it was entered."""
 
     __tablename__ = "collection_areas"
@@ -77,7 +77,7 @@ class CollectionArea(Model):
     schedule: Mapped[CollectionSchedule] = relationship(back_populates="areas")
 
 
-class HouseholdMember(Model):
+class HouseholdMember(TenantOwned, Model):
     """A household on the leaderboard, ranked by points."""
 
     __tablename__ = "household_members"
@@ -92,8 +92,10 @@ class HouseholdMember(Model):
     )
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
+    __table_args__ = (Index("ix_household_members_barangay_points", "barangay_id", "points"),)
 
-class Reward(Model):
+
+class Reward(TenantOwned, Model):
     __tablename__ = "rewards"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120), index=True)
@@ -106,7 +108,7 @@ class Reward(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class RewardClaim(Model):
+class RewardClaim(TenantOwned, Model):
     __tablename__ = "reward_claims"
     id: Mapped[int] = mapped_column(primary_key=True)
     reward_id: Mapped[int] = mapped_column(ForeignKey("rewards.id", ondelete="CASCADE"), index=True)
@@ -125,7 +127,7 @@ class RewardClaim(Model):
     member: Mapped[HouseholdMember] = relationship(lazy="joined")
 
 
-class PointRule(Model):
+class PointRule(TenantOwned, Model):
     """The point system's equivalence: waste_g grams of food waste earn `points` points (one row)."""
 
     __tablename__ = "point_rules"
@@ -136,7 +138,7 @@ class PointRule(Model):
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
 
 
-class WasteCollection(Model):
+class WasteCollection(TenantOwned, Model):
     """Food waste collected on one street on one day: the dashboard's doughnut sums these."""
 
     __tablename__ = "waste_collections"
@@ -146,12 +148,16 @@ class WasteCollection(Model):
     weight_g: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
+    __table_args__ = (Index("ix_waste_collections_barangay_date", "barangay_id", "collected_on"),)
 
-class EnergyReading(Model):
+
+class EnergyReading(TenantOwned, Model):
     """Energy produced in one month (the first day of the month names it), in kilowatts."""
 
     __tablename__ = "energy_readings"
     id: Mapped[int] = mapped_column(primary_key=True)
-    month: Mapped[date] = mapped_column(Date, unique=True)
+    month: Mapped[date] = mapped_column(Date)
     kilowatts: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    __table_args__ = (UniqueConstraint("barangay_id", "month", name="uq_energy_readings_barangay_id_month"),)

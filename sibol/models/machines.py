@@ -16,7 +16,7 @@ from sqlalchemy import Date, DateTime, ForeignKey, Index, SmallInteger, String, 
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..extensions import Model
-from .core import Machine, utcnow
+from .core import Machine, TenantOwned, utcnow
 
 __all__ = [
     "CONTAINER_STATUSES",
@@ -33,7 +33,7 @@ CONTAINER_STATUSES = ("Full", "Not Full")
 TERM_LENGTH = 100  # Machine.name is String(100); a term is a suffix of it
 
 
-class MachineTerm(Model):
+class MachineTerm(TenantOwned, Model):
     """One searchable suffix of a machine's lowercased name (starting at a word).
 
     `shared` is the longest prefix this term shares with an earlier term of the same machine, so
@@ -48,10 +48,13 @@ class MachineTerm(Model):
     )
     shared: Mapped[int] = mapped_column(SmallInteger, default=0)
 
-    __table_args__ = (Index("ix_machine_terms_term_shared", "term", "shared", "machine_id"),)
+    __table_args__ = (
+        Index("ix_machine_terms_term_shared", "term", "shared", "machine_id"),
+        Index("ix_machine_terms_barangay_term", "barangay_id", "term", "shared", "machine_id"),
+    )
 
 
-class ChemicalAdditive(Model):
+class ChemicalAdditive(TenantOwned, Model):
     __tablename__ = "chemical_additives"
     id: Mapped[int] = mapped_column(primary_key=True)
     machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
@@ -68,7 +71,7 @@ class ChemicalAdditive(Model):
     __table_args__ = (Index("ix_chemical_additives_machine_date", "machine_id", "added_on", "id"),)
 
 
-class WasteContainer(Model):
+class WasteContainer(TenantOwned, Model):
     __tablename__ = "waste_containers"
     id: Mapped[int] = mapped_column(primary_key=True)
     machine_id: Mapped[int] = mapped_column(ForeignKey("machines.id", ondelete="CASCADE"))
@@ -123,7 +126,7 @@ def _index_machine_names(session: Session, _context) -> None:
     connection = session.connection()
     connection.execute(table.delete().where(table.c.machine_id.in_([m.id for m in changed])))
     rows = [
-        {"term": t, "machine_id": m.id, "shared": shared}
+        {"term": t, "machine_id": m.id, "shared": shared, "barangay_id": m.barangay_id}
         for m in changed
         for t, shared in machine_terms(m.name or "")
     ]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import Date, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Date, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Model
-from .core import Account, utcnow
+from .core import Account, TenantOwned, utcnow
 
 __all__ = [
     "MaintenanceAttachment",
@@ -46,10 +46,10 @@ class MaintenanceEventKind(enum.StrEnum):
     REOPENED = "reopened"  # the undo of a cancel (issue 18)
 
 
-class MaintenanceRequest(Model):
+class MaintenanceRequest(TenantOwned, Model):
     __tablename__ = "maintenance_requests"
     id: Mapped[int] = mapped_column(primary_key=True)
-    request_number: Mapped[int] = mapped_column(Integer, unique=True)
+    request_number: Mapped[int] = mapped_column(Integer)  # unique per barangay
     issue: Mapped[str] = mapped_column(String(2000))
     priority: Mapped[str] = mapped_column(String(10), index=True)
     status: Mapped[str] = mapped_column(String(12), default=MaintenanceStatus.REQUESTED, index=True)
@@ -79,8 +79,14 @@ class MaintenanceRequest(Model):
         back_populates="request", cascade="all, delete-orphan", order_by="MaintenanceEvent.id"
     )
 
+    __table_args__ = (
+        UniqueConstraint(
+            "barangay_id", "request_number", name="uq_maintenance_requests_barangay_id_request_number"
+        ),
+    )
 
-class MaintenanceAttachment(Model):
+
+class MaintenanceAttachment(TenantOwned, Model):
     """An uploaded image, stored under SIBOL_UPLOAD_DIR with a random name."""
 
     __tablename__ = "maintenance_attachments"
@@ -97,7 +103,7 @@ class MaintenanceAttachment(Model):
     request: Mapped[MaintenanceRequest] = relationship(back_populates="attachments")
 
 
-class MaintenanceEvent(Model):
+class MaintenanceEvent(TenantOwned, Model):
     """One line of a request's history: what changed, who did it and when."""
 
     __tablename__ = "maintenance_events"

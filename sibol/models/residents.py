@@ -12,7 +12,7 @@ from sqlalchemy import Date, DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import Model
-from .core import utcnow
+from .core import TenantOwned, utcnow
 
 __all__ = ["ClaimState", "EmailChange", "MemberCollection", "SignIn", "SignInMethod"]
 
@@ -28,7 +28,7 @@ class SignInMethod(enum.StrEnum):
     GOOGLE = "google"
 
 
-class MemberCollection(Model):
+class MemberCollection(TenantOwned, Model):
     """Food waste one household handed in, and the points it earned then."""
 
     __tablename__ = "member_collections"

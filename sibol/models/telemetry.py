@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import Model
-from .core import utcnow
+from .core import TenantOwned, utcnow
 
 __all__ = [
     "METRICS",
@@ -51,7 +51,7 @@ METRICS = (
 BigId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER keys only
 
 
-class DeviceKey(Model):
+class DeviceKey(TenantOwned, Model):
     """A machine's controller: its key (SHA-256 only) and when it last reported."""
 
     __tablename__ = "device_keys"
@@ -102,7 +102,7 @@ class Rollup(Model):
     count: Mapped[int] = mapped_column(Integer)
 
 
-class Threshold(Model):
+class Threshold(TenantOwned, Model):
     """A machine's own healthy range for one metric (the defaults live in code)."""
 
     __tablename__ = "telemetry_thresholds"
@@ -116,7 +116,7 @@ class Threshold(Model):
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
 
 
-class Alert(Model):
+class Alert(TenantOwned, Model):
     """One out-of-range (or "silent") episode of a machine's metric; at most one open per pair."""
 
     __tablename__ = "telemetry_alerts"
@@ -133,7 +133,10 @@ class Alert(Model):
     acknowledged_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
     acknowledged_by_name: Mapped[str | None] = mapped_column(String(210))
 
-    __table_args__ = (Index("ix_telemetry_alerts_machine_metric", "machine_id", "metric", "closed_at"),)
+    __table_args__ = (
+        Index("ix_telemetry_alerts_machine_metric", "machine_id", "metric", "closed_at"),
+        Index("ix_telemetry_alerts_barangay_closed", "barangay_id", "closed_at"),
+    )
 
 
 class Notification(Model):

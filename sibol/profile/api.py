@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import signed_in
@@ -37,10 +38,13 @@ def update_me():
         # Checked before anything is saved, so a bad address leaves the name unchanged too.
         service.check_new_email(current_user, email)
     service.update_profile(current_user, data)
-    message = "Profile saved."
+    message = _("Profile saved.")
     if email is not None and email != current_user.email:
         sent_to = service.request_email_change(current_user, email)
-        message = f"Profile saved. We sent a link to {sent_to}; your e-mail changes when you open it."
+        message = _(
+            "Profile saved. We sent a link to %(sent_to)s; your e-mail changes when you open it.",
+            sent_to=sent_to,
+        )
     return {"success": True, "message": message, "user": _me()}
 
 
@@ -49,7 +53,7 @@ def update_me():
 def change_password():
     body = json_body()
     service.change_password(current_user, body.get("currentPassword"), body.get("newPassword"))
-    return {"success": True, "message": "Password changed. Every other session and token has ended."}
+    return {"success": True, "message": _("Password changed. Every other session and token has ended.")}
 
 
 @bp.get("/me/sign-ins")
@@ -85,4 +89,4 @@ def sessions():
 @signed_in
 def sign_out_everywhere():
     service.sign_out_everywhere(current_user)
-    return {"success": True, "message": "Every session and token of your account has ended."}
+    return {"success": True, "message": _("Every session and token of your account has ended.")}

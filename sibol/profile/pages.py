@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Flask, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_logged_in
 
 from ..access import public, signed_in
@@ -50,7 +51,7 @@ def save_details():
         service.update_profile(current_user, data)
     except ServiceError as err:
         return _render(form="details", values=data, errors=_field_errors(err), status=err.status)
-    flash("Profile saved.", "success")
+    flash(_("Profile saved."), "success")
     return redirect(url_for("profile.index"))
 
 
@@ -62,7 +63,9 @@ def change_email():
         sent_to = service.request_email_change(current_user, email)
     except ServiceError as err:
         return _render(form="email", values={"email": email}, errors=_field_errors(err), status=err.status)
-    flash(f"We sent a link to {sent_to}. Your e-mail changes when you open it.", "success")
+    flash(
+        _("We sent a link to %(sent_to)s. Your e-mail changes when you open it.", sent_to=sent_to), "success"
+    )
     return redirect(url_for("profile.index"))
 
 
@@ -85,7 +88,7 @@ def change_password():
         )
     except ServiceError as err:
         return _render(form="password", errors=_field_errors(err), status=err.status)
-    flash("Password changed. Every other session of your account has been signed out.", "success")
+    flash(_("Password changed. Every other session of your account has been signed out."), "success")
     return redirect(url_for("profile.index"))
 
 

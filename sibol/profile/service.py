@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app, g, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import login_user
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails, rules, sessions
+from .. import emails, rules, sessions, tenancy
 from ..api.tokens import bearer_from_request, hash_secret
 from ..errors import Conflict, Invalid
 from ..extensions import db
@@ -162,7 +164,7 @@ def update_profile(account: Account, data: dict) -> Account:
             or not rules.PHONE_RE.match(raw.strip())
             or sum(c.isdigit() for c in raw) < 7
         ):
-            errors.add("contactNumber", "Contact number must be a phone number, like 0917 123 4567.")
+            errors.add("contactNumber", _("Contact number must be a phone number, like 0917 123 4567."))
         else:
             values["contact_number"] = " ".join(raw.split())
     errors.raise_if_any()
@@ -176,7 +178,8 @@ def update_profile(account: Account, data: dict) -> Account:
 
 
 def _email_taken(email: str, account: Account) -> bool:
-    other = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
+    with tenancy.unscoped():  # e-mails are unique over the installation, not per barangay
+        other = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
     return other is not None and other != account.id
 
 
@@ -186,12 +189,12 @@ def check_new_email(account: Account, new_email: object) -> str:
         or not rules.EMAIL_RE.match(new_email.strip())
         or len(new_email.strip()) > 254
     ):
-        raise Invalid("Enter a valid e-mail address.", field="email")
+        raise Invalid(_("Enter a valid e-mail address."), field="email")
     email = new_email.strip()
     if account.email and email.lower() == account.email.lower():
-        raise Invalid("This is already your e-mail address.", field="email")
+        raise Invalid(_("This is already your e-mail address."), field="email")
     if _email_taken(email, account):
-        raise Conflict("Another account uses this e-mail address.", field="email")
+        raise Conflict(_("Another account uses this e-mail address."), field="email")
     return email
 
 
@@ -217,7 +220,7 @@ def request_email_change(account: Account, new_email: object) -> str:
     db.session.commit()
     link = f"{current_app.config['SIBOL_BASE_URL']}/profile/email/confirm?token={raw}"
     emails.send_email(
-        email, "Confirm your new e-mail address", "profile_email_change", account=account, link=link
+        email, _l("Confirm your new e-mail address"), "profile_email_change", account=account, link=link
     )
     return email
 
@@ -238,17 +241,18 @@ def pending_email(account: Account) -> str | None:
 def confirm_email_change(raw: object) -> Account:
     """Opens the link: the account's e-mail becomes the new address (once)."""
     if not isinstance(raw, str) or not raw or len(raw) > 200:
-        raise Invalid("This link is not valid.", field="token")
+        raise Invalid(_("This link is not valid."), field="token")
     change = db.session.scalar(select(EmailChange).where(EmailChange.token_hash == hash_secret(raw)))
     if change is None or change.used_at is not None or change.expires_at <= utcnow():
         raise Invalid(
-            "This link has expired or was already used. Ask for a new one from your profile.", field="token"
+            _("This link has expired or was already used. Ask for a new one from your profile."),
+            field="token",
         )
     account = db.session.get(Account, change.account_id)
     if account is None:  # pragma: no cover - the foreign key cascades
-        raise Invalid("This link is not valid.", field="token")
+        raise Invalid(_("This link is not valid."), field="token")
     if _email_taken(change.new_email, account):
-        raise Conflict("Another account uses this e-mail address now.", field="email")
+        raise Conflict(_("Another account uses this e-mail address now."), field="email")
     done = _rows_changed(
         update(EmailChange)
         .where(EmailChange.id == change.id, EmailChange.used_at.is_(None))
@@ -256,13 +260,13 @@ def confirm_email_change(raw: object) -> Account:
     )
     if done != 1:
         db.session.rollback()
-        raise Invalid("This link was already used.", field="token")
+        raise Invalid(_("This link was already used."), field="token")
     account.email = change.new_email
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict("Another account uses this e-mail address now.", field="email") from None
+        raise Conflict(_("Another account uses this e-mail address now."), field="email") from None
     return account
 
 
@@ -274,17 +278,19 @@ def change_password(account: Account, current: object, new: object) -> None:
     this browser (or this token) stays signed in."""
     errors = rules.Errors()
     if not isinstance(current, str) or not current:
-        errors.add("currentPassword", "Type your current password.")
+        errors.add("currentPassword", _("Type your current password."))
     elif not verify_password(account.password_hash, current):
-        errors.add("currentPassword", "Your current password is not right.")
+        errors.add("currentPassword", _("Your current password is not right."))
     if not isinstance(new, str) or not meets_password_rule(new):
-        errors.add("newPassword", PASSWORD_RULE_MESSAGE)
+        errors.add("newPassword", _(PASSWORD_RULE_MESSAGE))
     elif isinstance(current, str) and new == current:
-        errors.add("newPassword", "Choose a password different from the current one.")
+        errors.add("newPassword", _("Choose a password different from the current one."))
     errors.raise_if_any()
     account.password_hash = hash_password(str(new))
     _end_other_sessions(account)
     db.session.commit()
     if bearer_from_request() is None:
         g.sibol_profile_relogin = True
-        login_user(account)  # this browser's cookie carries the new epoch
+        # The account itself, not the current_user proxy: Flask-Login stores what it is given as
+        # the request's user, and a proxy to itself would recurse on the next current_user.
+        login_user(getattr(account, "_get_current_object", lambda: account)())  # the new epoch

@@ -4,6 +4,7 @@ redeem by code, cancel, the account link of a member."""
 from __future__ import annotations
 
 from flask import Blueprint
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
@@ -56,7 +57,9 @@ def request_claim():
     claim = claims.reserve(member, pick(body, "rewardId", "reward_id"))
     return {
         "success": True,
-        "message": f"{claim.reward.name} reserved: show code {claim.code} at pick-up.",
+        "message": _(
+            "%(name)s reserved: show code %(code)s at pick-up.", name=claim.reward.name, code=claim.code
+        ),
         "claim": my_claim_json(claim),
         "points": member.points,
     }, 201
@@ -82,7 +85,7 @@ def cancel_my_claim(claim_id: int):
     claim = claims.cancel(claims.claim_of(member, claim_id))
     return {
         "success": True,
-        "message": "Claim cancelled; the points are back.",
+        "message": _("Claim cancelled; the points are back."),
         "claim": my_claim_json(claim),
         "points": claim.member.points,
     }
@@ -98,7 +101,7 @@ def redeem_claim():
     claim = claims.redeem(claims.find_by_code(body.get("code")), current_user)
     return {
         "success": True,
-        "message": f"{claim.reward.name} handed over to {claim.member.name}.",
+        "message": _("%(name)s handed over to %(name2)s.", name=claim.reward.name, name2=claim.member.name),
         "claim": staff_claim_json(claim),
     }
 
@@ -115,7 +118,7 @@ def cancel_claim(claim_id: int):
     claim = claims.cancel(claims.get_claim(claim_id))
     return {
         "success": True,
-        "message": "Claim cancelled; the points are back.",
+        "message": _("Claim cancelled; the points are back."),
         "claim": staff_claim_json(claim),
     }
 
@@ -140,4 +143,4 @@ def member_account(member_id: int):
 def link_member_account(member_id: int):
     body = json_body()
     member = resident.link_account(member_id, body.get("username"))
-    return {"success": True, "message": "Account link saved.", **_link_json(member)}
+    return {"success": True, "message": _("Account link saved."), **_link_json(member)}

@@ -13,6 +13,7 @@ import re
 import secrets
 
 import segno
+from flask_babel import gettext as _
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import CursorResult
 
@@ -34,17 +35,20 @@ def _rows_changed(statement) -> int:
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
 
 
 def clean_code(raw: object) -> str:
     """A typed or scanned code -> its 8 characters; Invalid naming `code` otherwise."""
     if not isinstance(raw, str) or not raw.strip():
-        raise Invalid("Type or scan the claim code.", field="code")
+        raise Invalid(_("Type or scan the claim code."), field="code")
     text = re.sub(r"[\s-]", "", raw.strip().upper())
     text = text.removeprefix(CODE_PREFIX.rstrip("-"))
     if len(text) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in text):
-        raise Invalid(f"A claim code is {CODE_LENGTH} letters and digits, like ABCD2345.", field="code")
+        raise Invalid(
+            _("A claim code is %(code_length)s letters and digits, like ABCD2345.", code_length=CODE_LENGTH),
+            field="code",
+        )
     return text
 
 
@@ -70,39 +74,45 @@ def claim_of(member: HouseholdMember, claim_id: int) -> RewardClaim:
     """The member's own claim; another member's id answers exactly as a missing one (404)."""
     claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
     if claim is None or claim.member_id != member.id:
-        raise NotFound("Claim not found.")
+        raise NotFound(_("Claim not found."))
     return claim
 
 
 def get_claim(claim_id: int) -> RewardClaim:
     claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
     if claim is None:
-        raise NotFound("Claim not found.")
+        raise NotFound(_("Claim not found."))
     return claim
 
 
 def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
     """A resident asks for a reward: the points are reserved at once (the balance drops)."""
     if isinstance(reward_id, bool) or not isinstance(reward_id, int | str):
-        raise Invalid("Choose a reward.", field="rewardId")
+        raise Invalid(_("Choose a reward."), field="rewardId")
     if isinstance(reward_id, str):
         if not reward_id.strip().isdecimal() or len(reward_id.strip()) > 10:
-            raise Invalid("Choose a reward.", field="rewardId")
+            raise Invalid(_("Choose a reward."), field="rewardId")
         reward_id = int(reward_id)
     reward = db.session.get(Reward, reward_id) if 0 < reward_id <= MAX_ID else None
     if reward is None:
-        raise NotFound("Reward not found.", field="rewardId")
+        raise NotFound(_("Reward not found."), field="rewardId")
     if reward.status != RewardStatus.AVAILABLE:
-        raise Conflict("This reward is not available.", field="rewardId")
+        raise Conflict(_("This reward is not available."), field="rewardId")
     if not member.is_active:
-        raise Conflict("Only active households can claim rewards.", field="rewardId")
+        raise Conflict(_("Only active households can claim rewards."), field="rewardId")
     open_count = db.session.scalar(
         select(func.count(RewardClaim.id)).where(
             RewardClaim.member_id == member.id, RewardClaim.state == ClaimState.OPEN
         )
     )
     if (open_count or 0) >= MAX_OPEN_CLAIMS:
-        raise Conflict(f"You have {MAX_OPEN_CLAIMS} open claims; pick some up first.", field="rewardId")
+        raise Conflict(
+            _(
+                "You have %(max_open_claims)s open claims; pick some up first.",
+                max_open_claims=MAX_OPEN_CLAIMS,
+            ),
+            field="rewardId",
+        )
     needed = reward.points_required
     spent = _rows_changed(
         update(HouseholdMember)
@@ -114,7 +124,13 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
         db.session.rollback()
         db.session.refresh(member)
         raise Conflict(
-            f"You have {member.points:,} points; {reward.name} needs {needed:,}.", field="rewardId"
+            _(
+                "You have %(points)s points; %(name)s needs %(needed)s.",
+                points=format(member.points, ","),
+                name=reward.name,
+                needed=format(needed, ","),
+            ),
+            field="rewardId",
         )
     claim = RewardClaim(
         reward=reward, member=member, points_spent=needed, code=new_code(), state=ClaimState.OPEN
@@ -128,15 +144,15 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
 def _closed(claim: RewardClaim) -> Conflict:
     db.session.refresh(claim)
     if claim.state == ClaimState.REDEEMED:
-        return Conflict("This claim was already redeemed.", field="code", state=claim.state)
-    return Conflict("This claim was cancelled.", field="code", state=claim.state)
+        return Conflict(_("This claim was already redeemed."), field="code", state=claim.state)
+    return Conflict(_("This claim was cancelled."), field="code", state=claim.state)
 
 
 def find_by_code(raw: object) -> RewardClaim:
     code = clean_code(raw)
     claim = db.session.scalar(select(RewardClaim).where(RewardClaim.code == code))
     if claim is None:
-        raise NotFound("No claim has this code.", field="code")
+        raise NotFound(_("No claim has this code."), field="code")
     return claim
 
 

@@ -4,6 +4,7 @@ household.pages.index), its claim forms, the staff redeem desk and the member <-
 from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required
@@ -33,7 +34,10 @@ def request_claim():
     except ServiceError as err:
         flash(err.message, "error")
         return my_household_page({"rewardId": err.message}, err.status)
-    flash(f"{claim.reward.name} reserved. Show code {claim.code} at pick-up.", "success")
+    flash(
+        _("%(name)s reserved. Show code %(code)s at pick-up.", name=claim.reward.name, code=claim.code),
+        "success",
+    )
     return redirect(url_for("household.index", _anchor="claims"))
 
 
@@ -47,7 +51,14 @@ def cancel_my_claim(claim_id: int):
     except ServiceError as err:
         flash(err.message, "error")
         return redirect(url_for("household.index", _anchor="claims"))
-    flash(f"Claim for {claim.reward.name} cancelled; {claim.points_spent:,} points are back.", "success")
+    flash(
+        _(
+            "Claim for %(name)s cancelled; %(points_spent)s points are back.",
+            name=claim.reward.name,
+            points_spent=format(claim.points_spent, ","),
+        ),
+        "success",
+    )
     return redirect(url_for("household.index", _anchor="claims"))
 
 
@@ -55,7 +66,7 @@ def qr_response(member, claim_id: int) -> Response:
     """The QR code PNG of one of the member's claims (another member's id: 404)."""
     claim = claims.claim_of(member, claim_id)
     if not claim.code:
-        raise NotFound("This claim has no code.")
+        raise NotFound(_("This claim has no code."))
     response = Response(claims.qr_png(claim.code), mimetype="image/png")
     response.headers["Cache-Control"] = "private, no-store"
     return response
@@ -88,7 +99,15 @@ def redeem():
         claim = claims.redeem(claims.find_by_code(code), current_user)
     except ServiceError as err:
         return _redeem_page(code, err.message, status=err.status)
-    flash(f"{claim.reward.name} handed over to {claim.member.name} (code {claim.code}).", "success")
+    flash(
+        _(
+            "%(name)s handed over to %(name2)s (code %(code)s).",
+            name=claim.reward.name,
+            name2=claim.member.name,
+            code=claim.code,
+        ),
+        "success",
+    )
     return _redeem_page(done=claim)
 
 
@@ -102,7 +121,12 @@ def cancel_claim(claim_id: int):
         flash(err.message, "error")
     else:
         flash(
-            f"Claim {claim.code} cancelled; {claim.points_spent:,} points back to {claim.member.name}.",
+            _(
+                "Claim %(code)s cancelled; %(points_spent)s points back to %(name)s.",
+                code=claim.code,
+                points_spent=format(claim.points_spent, ","),
+                name=claim.member.name,
+            ),
             "success",
         )
     return redirect(url_for("household.index", tab="claimed"))
@@ -133,5 +157,5 @@ def link_member_account(member_id: int):
         resident.link_account(member_id, username)
     except ServiceError as err:
         return _link_page(member, username, err.message, err.status)
-    flash("Account link saved.", "success")
+    flash(_("Account link saved."), "success")
     return redirect(url_for("residents.member_account", member_id=member_id))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
@@ -42,7 +43,7 @@ def public_name(name: str) -> str:
 def member_of(account: Account) -> HouseholdMember:
     member = db.session.scalar(select(HouseholdMember).where(HouseholdMember.account_id == account.id))
     if member is None:
-        raise NotFound("No household is linked to your account yet. Ask the barangay office.")
+        raise NotFound(_("No household is linked to your account yet. Ask the barangay office."))
     return member
 
 
@@ -197,23 +198,27 @@ def link_account(member_id: int, username: object) -> HouseholdMember:
         db.session.commit()
         return member
     if not isinstance(username, str) or len(username) > 64:
-        raise Invalid("Type the account's username.", field="username")
+        raise Invalid(_("Type the account's username."), field="username")
     account = db.session.scalar(
         select(Account).where(func.lower(Account.username) == username.strip().lower())
     )
     if account is None:
-        raise NotFound("No account has this username.", field="username")
+        raise NotFound(_("No account has this username."), field="username")
     if account.role_id != RoleId.HOUSEHOLD:
-        raise Conflict("Only Household accounts can be linked to a household.", field="username")
+        raise Conflict(_("Only Household accounts can be linked to a household."), field="username")
     other = db.session.scalar(select(HouseholdMember).where(HouseholdMember.account_id == account.id))
     if other is not None and other.id != member.id:
-        raise Conflict(f"{account.username} is already linked to {other.name}.", field="username")
+        raise Conflict(
+            _("%(username)s is already linked to %(name)s.", username=account.username, name=other.name),
+            field="username",
+        )
     member.account_id = account.id
     try:
         db.session.commit()
     except IntegrityError:  # linked elsewhere at the same moment: the unique index refused it
         db.session.rollback()
         raise Conflict(
-            f"{account.username} is already linked to another household.", field="username"
+            _("%(username)s is already linked to another household.", username=account.username),
+            field="username",
         ) from None
     return member

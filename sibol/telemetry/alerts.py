@@ -7,7 +7,8 @@ import math
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import select
+from flask_babel import gettext as _
+from sqlalchemy import Select, select
 
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
@@ -31,28 +32,31 @@ def ranges_for(machine_id: int) -> dict[str, tuple[float, float]]:
 def parse_ranges(body: dict) -> dict[str, tuple[float, float]]:
     """{"ph": {"min": 6.5, "max": 8}, ...} -> {"ph": (6.5, 8.0)}; Invalid names the field."""
     if not body:
-        raise Invalid("Send at least one metric's range.", field="body")
+        raise Invalid(_("Send at least one metric's range."), field="body")
     parsed = {}
     for metric, value in body.items():
         field = str(metric)[:40]
         if metric not in METRICS:
-            raise Invalid(f"{field} is not a known metric.", field=field)
+            raise Invalid(_("%(field)s is not a known metric.", field=field), field=field)
         if not isinstance(value, dict) or set(value) - {"min", "max"} or not {"min", "max"} <= set(value):
-            raise Invalid(f"{field} must be an object with min and max.", field=field)
+            raise Invalid(_("%(field)s must be an object with min and max.", field=field), field=field)
         bounds = []
         for side in ("min", "max"):
             number = value[side]
             if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
-                raise Invalid(f"{field}.{side} must be a finite number.", field=f"{field}.{side}")
+                raise Invalid(
+                    _("%(field)s.%(side)s must be a finite number.", field=field, side=side),
+                    field=f"{field}.{side}",
+                )
             bounds.append(float(number))
         low, high = bounds
         if low >= high:
-            raise Invalid(f"{field}.min must be below {field}.max.", field=f"{field}.min")
+            raise Invalid(_("%(field)s.min must be below %(field)s.max.", field=field), field=f"{field}.min")
         info = metric_info(metric)
         if (info.minimum is not None and low < info.minimum) or (
             info.maximum is not None and high > info.maximum
         ):
-            raise Invalid(f"{field} must stay within what a reading may carry.", field=field)
+            raise Invalid(_("%(field)s must stay within what a reading may carry.", field=field), field=field)
         parsed[metric] = (low, high)
     return parsed
 
@@ -156,6 +160,11 @@ def check_silence(*, now: datetime | None = None) -> int:
 
 
 def list_alerts(state: str, machine_id: int | None, limit: int = 200) -> list[Alert]:
+    return list(db.session.scalars(alerts_query(state, machine_id).limit(limit)))
+
+
+def alerts_query(state: str, machine_id: int | None) -> Select:
+    """Alerts in a state (open, closed, all), of one machine or all, newest first, unlimited."""
     query = select(Alert)
     if state == "open":
         query = query.where(Alert.closed_at.is_(None))
@@ -163,7 +172,7 @@ def list_alerts(state: str, machine_id: int | None, limit: int = 200) -> list[Al
         query = query.where(Alert.closed_at.is_not(None))
     if machine_id is not None:
         query = query.where(Alert.machine_id == machine_id)
-    return list(db.session.scalars(query.order_by(Alert.opened_at.desc(), Alert.id.desc()).limit(limit)))
+    return query.order_by(Alert.opened_at.desc(), Alert.id.desc())
 
 
 def get_alert(alert_id: int | str) -> Alert:
@@ -171,14 +180,19 @@ def get_alert(alert_id: int | str) -> Alert:
         alert_id = int(alert_id) if alert_id.isdecimal() and len(alert_id) < 12 else 0
     alert = db.session.get(Alert, alert_id) if 1 <= alert_id <= 2**31 - 1 else None
     if alert is None:
-        raise NotFound("Alert not found.")
+        raise NotFound(_("Alert not found."))
     return alert
 
 
 def acknowledge(alert_id: int | str, *, actor_id: int, actor_name: str) -> Alert:
     alert = get_alert(alert_id)
     if alert.acknowledged_at is not None:
-        raise Conflict(f"This alert was already acknowledged by {alert.acknowledged_by_name}.")
+        raise Conflict(
+            _(
+                "This alert was already acknowledged by %(acknowledged_by_name)s.",
+                acknowledged_by_name=alert.acknowledged_by_name,
+            )
+        )
     alert.acknowledged_at = utcnow()
     alert.acknowledged_by_id, alert.acknowledged_by_name = actor_id, actor_name
     db.session.commit()

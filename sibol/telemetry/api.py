@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, current_app, request
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required, public, signed_in
 from ..api import json_body
 from ..errors import Forbidden, Invalid
+from ..export import wants_csv
 from ..extensions import limiter
 from ..models import ModuleId, RoleId, utcnow
 from ..tasks import queue_notification_mail
@@ -18,13 +20,13 @@ from .serializers import alert_json, notification_json, point_json, ts_json
 
 bp = Blueprint("telemetry", __name__)
 
-EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF)
+EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF, RoleId.CITY_ADMIN)
 
 
 def require_editor() -> None:
     """Keys and healthy ranges are changed by Admin and Barangay Staff only."""
     if current_user.role_id not in EDITOR_ROLES:
-        raise Forbidden("Only Admin and Barangay Staff accounts can change this.")
+        raise Forbidden(_("Only Admin and Barangay Staff accounts can change this."))
 
 
 def _device_rate_key() -> str:
@@ -46,7 +48,7 @@ def issue_device_key(machine_id: str):
     return {
         "success": True,
         "deviceKey": raw,
-        "message": "Copy this key now: it will not be shown again.",
+        "message": _("Copy this key now: it will not be shown again."),
     }, 201
 
 
@@ -98,7 +100,7 @@ def _time_arg(name: str, default: datetime) -> datetime:
             return datetime(1970, 1, 1) + timedelta(milliseconds=int(raw))
         parsed = datetime.fromisoformat(raw.replace("Z", "+00:00")[:40])
     except (ValueError, OverflowError):
-        raise Invalid(f"{name} must be ISO 8601 or epoch milliseconds.", field=name) from None
+        raise Invalid(_("%(name)s must be ISO 8601 or epoch milliseconds.", name=name), field=name) from None
     if parsed.tzinfo is not None:
         parsed = parsed.astimezone(UTC).replace(tzinfo=None)
     return parsed
@@ -115,6 +117,10 @@ def series(machine_id: str):
         request.args.get("metric"), request.args.get("bucket"), start, end
     )
     points = rollups.series(machine.id, metric, bucket, start, end)
+    if wants_csv():  # bounded by rollups.MAX_POINTS, so a list is fine here
+        from .exports import readings_csv
+
+        return readings_csv(machine.id, metric, bucket, points)
     return {"metric": metric, "bucket": bucket, "data": [point_json(p) for p in points]}
 
 
@@ -143,10 +149,14 @@ def list_alerts():
     """Alerts, newest first: state=open|closed|all, machine=<id>"""
     state = request.args.get("state", "open")
     if state not in alerts.ALERT_STATES:
-        raise Invalid("state must be open, closed or all.", field="state")
+        raise Invalid(_("state must be open, closed or all."), field="state")
     machine_id = None
     if request.args.get("machine"):
         machine_id = keys.get_machine(request.args["machine"]).id
+    if wants_csv():
+        from .exports import alerts_csv
+
+        return alerts_csv(state, machine_id)
     return {"data": [alert_json(a) for a in alerts.list_alerts(state, machine_id)]}
 
 

@@ -10,8 +10,9 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
 
+from .. import localtime
 from ..extensions import db
-from ..models import Machine, utcnow
+from ..models import Machine
 from ..models.telemetry import Rollup
 
 MAX_MACHINES = 12
@@ -33,41 +34,70 @@ def _text(kg: float) -> str:
     return f"{kg:.3f}".rstrip("0").rstrip(".") or "0"
 
 
+def _day_ceil(ts: datetime) -> datetime:
+    day = ts.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day if day == ts else day + timedelta(days=1)
+
+
+def machine_waste_between(start: datetime, end: datetime, limit: int | None = MAX_MACHINES) -> dict:
+    """{streets (machine names), kg, total_kg, total_text, by} weighed in [start, end), instants
+    in naive UTC as stored: the whole UTC days from the daily rollups, the hours at either edge
+    (a local day starts mid-way through a UTC one) from the hourly ones. Machines heaviest first
+    (the first `limit`); the total counts every machine. The monthly report reads this too."""
+    first_day, last_day = _day_ceil(start), end.replace(hour=0, minute=0, second=0, microsecond=0)
+    if first_day >= last_day:  # no whole UTC day inside: hours only
+        spans = [("h", start, end)]
+    else:
+        spans = [("h", start, first_day), ("d", first_day, last_day), ("h", last_day, end)]
+    totals: dict[tuple[int, str], float] = {}
+    for period, lo, hi in spans:
+        if lo >= hi:
+            continue
+        for machine_id, name, total in db.session.execute(
+            select(Machine.id, Machine.name, func.sum(Rollup.sum))
+            .join(Machine, Machine.id == Rollup.machine_id)
+            .where(
+                Rollup.period == period,
+                Rollup.metric == "weight_kg",
+                Rollup.start >= lo,
+                Rollup.start < hi,
+            )
+            .group_by(Machine.id, Machine.name)
+        ):
+            totals[(machine_id, name)] = totals.get((machine_id, name), 0.0) + float(total or 0)
+    ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0][0]))
+    total_kg = round(sum(round(kg, 3) for _key, kg in ranked), 3)
+    ranked = ranked[:limit]
+    return {
+        "streets": [name for (_id, name), _kg in ranked],
+        "kg": [round(kg, 3) for _key, kg in ranked],
+        "total_kg": total_kg,
+        "total_text": _text(total_kg),
+        "by": "Machine",
+    }
+
+
+def has_weights_between(start: datetime, end: datetime | None = None) -> bool:
+    """Whether any machine weighed waste in [start, end) (naive UTC; no end: until now)."""
+    query = select(Rollup.machine_id).where(
+        Rollup.period == "h", Rollup.metric == "weight_kg", Rollup.start >= start
+    )
+    if end is not None:
+        query = query.where(Rollup.start < end)
+    return db.session.scalar(query.limit(1)) is not None
+
+
 def waste_from_readings(periods: tuple[str, ...]) -> dict | None:
-    """{period: {label, streets (machine names), kg, total_kg, total_text, by}} or None."""
-    today = utcnow().date()
-    year_start = datetime(today.year, 1, 1)
-    if not db.session.scalar(
-        select(func.count()).where(
-            Rollup.period == "d", Rollup.metric == "weight_kg", Rollup.start >= year_start
-        )
-    ):
+    """{period: {label, streets (machine names), kg, total_kg, total_text, by}} or None.
+    Periods are the barangay's week, month and year (SIBOL_TIMEZONE)."""
+    today = localtime.today()
+    if not has_weights_between(localtime.utc_start_of(date(today.year, 1, 1))):
         return None
     summary = {}
     for period in periods:
         start, end, label = _period(period, today)
-        rows = db.session.execute(
-            select(Machine.name, func.sum(Rollup.sum))
-            .join(Machine, Machine.id == Rollup.machine_id)
-            .where(
-                Rollup.period == "d",
-                Rollup.metric == "weight_kg",
-                Rollup.start >= datetime.combine(start, datetime.min.time()),
-                Rollup.start < datetime.combine(end, datetime.min.time()),
-            )
-            .group_by(Machine.id, Machine.name)
-            .order_by(func.sum(Rollup.sum).desc())
-            .limit(MAX_MACHINES)
-        ).all()
-        kg = [round(float(total or 0), 3) for _name, total in rows]
-        summary[period] = {
-            "label": label,
-            "streets": [name for name, _total in rows],
-            "kg": kg,
-            "total_kg": round(sum(kg), 3),
-            "total_text": _text(sum(kg)),
-            "by": "Machine",
-        }
+        figures = machine_waste_between(localtime.utc_start_of(start), localtime.utc_start_of(end))
+        summary[period] = {"label": label, **figures}
     return summary
 
 
@@ -76,22 +106,31 @@ def _months_back(today: date, back: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
-def energy_from_readings() -> dict | None:
-    """kWh of the last three months, this year and last, from the hourly power rollups."""
-    today = utcnow().date()
-    months = [_months_back(today, back) for back in (2, 1, 0)]
-    first = datetime(months[0].year - 1, months[0].month, 1)
+def kwh_by_month(start: datetime, end: datetime) -> dict[tuple[int, int], float]:
+    """{(year, month) in the barangay's zone: kWh} from the hourly power rollups in [start, end)
+    (naive UTC): each hour's mean power for an hour. Months with no rollup are absent."""
     rows = db.session.execute(
-        select(Rollup.start, Rollup.sum, Rollup.count).where(
-            Rollup.period == "h", Rollup.metric == "power_w", Rollup.start >= first
-        )
+        select(Rollup.start, Rollup.sum, Rollup.count)
+        .where(Rollup.period == "h", Rollup.metric == "power_w", Rollup.start >= start, Rollup.start < end)
+        .order_by(Rollup.start, Rollup.machine_id)
     ).all()
-    if not rows:
-        return None
     kwh: dict[tuple[int, int], float] = {}
-    for start, total, count in rows:
-        key = (start.year, start.month)
+    for hour, total, count in rows:
+        local = localtime.to_local(hour)
+        key = (local.year, local.month)
         kwh[key] = kwh.get(key, 0.0) + total / count / 1000
+    return kwh
+
+
+def energy_from_readings() -> dict | None:
+    """kWh of the last three months, this year and last, from the hourly power rollups
+    (months of the barangay's zone)."""
+    today = localtime.today()
+    months = [_months_back(today, back) for back in (2, 1, 0)]
+    first = localtime.utc_start_of(date(months[0].year - 1, months[0].month, 1))
+    kwh = kwh_by_month(first, localtime.utc_start_of(_months_back(today, -1)))
+    if not kwh:
+        return None
     series = []
     for year in (today.year - 1, today.year):
         values = [kwh.get((m.year - (today.year - year), m.month)) for m in months]

@@ -51,7 +51,7 @@ def _notify_on_flush(session: Session, _context) -> None:
                 name = conn.execute(select(Machine.name).where(Machine.id == obj.machine_id)).scalar()
                 notify(
                     conn,
-                    module_holders(conn, ModuleId.MACHINES),
+                    module_holders(conn, ModuleId.MACHINES, obj.barangay_id),
                     "container_full",
                     f"Waste container {obj.container_no} is Full",
                     f"{name or 'A machine'}, {obj.area}.",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import cast
 
+from flask_babel import gettext as _
 from sqlalchemy import CursorResult, case, insert, or_, select, update
 
 from ..errors import Invalid, Unauthorized
@@ -46,26 +47,32 @@ def parse_ts(value: object, index: int | None, now: datetime) -> datetime:
     if value is None:
         return now.replace(microsecond=0)
     if isinstance(value, bool):
-        raise Invalid(f"{field} must be ISO 8601 with an offset or epoch milliseconds.", field=field)
+        raise Invalid(
+            _("%(field)s must be ISO 8601 with an offset or epoch milliseconds.", field=field), field=field
+        )
     if isinstance(value, int | float):
         if not math.isfinite(value) or abs(value) > 1e14:
-            raise Invalid(f"{field} must be epoch milliseconds.", field=field)
+            raise Invalid(_("%(field)s must be epoch milliseconds.", field=field), field=field)
         ts = EPOCH + timedelta(milliseconds=int(value))
     elif isinstance(value, str) and len(value) <= 40:
         try:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
         except ValueError:
-            raise Invalid(f"{field} is not an ISO 8601 time.", field=field) from None
+            raise Invalid(_("%(field)s is not an ISO 8601 time.", field=field), field=field) from None
         if parsed.tzinfo is None:
-            raise Invalid(f"{field} needs a UTC offset (e.g. 2026-05-01T08:00:00+08:00).", field=field)
+            raise Invalid(
+                _("%(field)s needs a UTC offset (e.g. 2026-05-01T08:00:00+08:00).", field=field), field=field
+            )
         ts = parsed.astimezone(UTC).replace(tzinfo=None)
     else:
-        raise Invalid(f"{field} must be ISO 8601 with an offset or epoch milliseconds.", field=field)
+        raise Invalid(
+            _("%(field)s must be ISO 8601 with an offset or epoch milliseconds.", field=field), field=field
+        )
     ts = ts.replace(microsecond=0)
     if ts > now + FUTURE_SLACK:
-        raise Invalid(f"{field} is more than 5 minutes in the future.", field=field)
+        raise Invalid(_("%(field)s is more than 5 minutes in the future.", field=field), field=field)
     if ts < now - MAX_AGE:
-        raise Invalid(f"{field} is older than 30 days.", field=field)
+        raise Invalid(_("%(field)s is older than 30 days.", field=field), field=field)
     return ts
 
 
@@ -73,18 +80,18 @@ def parse_reading(raw: object, index: int | None, now: datetime) -> dict:
     """One reading as {"ts": datetime, metric: float, ...}; Invalid names index and field."""
     if not isinstance(raw, dict):
         field = "body" if index is None else f"readings[{index}]"
-        raise Invalid(f"{field} must be a JSON object.", field=field)
+        raise Invalid(_("%(field)s must be a JSON object.", field=field), field=field)
     reading: dict = {}
     for name, value in raw.items():
         if name == "ts":
             continue
         field = _where(index, str(name)[:40])
         if name not in METRICS:
-            raise Invalid(f"{field} is not a known field.", field=field)
+            raise Invalid(_("%(field)s is not a known field.", field=field), field=field)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise Invalid(f"{field} must be a finite number.", field=field)
+            raise Invalid(_("%(field)s must be a finite number.", field=field), field=field)
         info = metric_info(name)
         if info.minimum is not None and value < info.minimum:
             raise Invalid(_range_message(field, info.minimum, info.maximum), field=field)
@@ -93,7 +100,9 @@ def parse_reading(raw: object, index: int | None, now: datetime) -> dict:
         reading[name] = float(value)
     if not reading:
         field = "body" if index is None else f"readings[{index}]"
-        raise Invalid(f"{field} carries no metric ({', '.join(METRICS)}).", field=field)
+        raise Invalid(
+            _("%(field)s carries no metric (%(value)s).", field=field, value=", ".join(METRICS)), field=field
+        )
     reading["ts"] = parse_ts(raw.get("ts"), index, now)
     return reading
 
@@ -110,14 +119,17 @@ def parse_body(body: dict, now: datetime) -> list[dict]:
         return [parse_reading(body, None, now)]
     if len(body) > 1:
         extra = sorted(k for k in body if k != "readings")[0][:40]
-        raise Invalid(f"{extra} is not a known field next to readings.", field=extra)
+        raise Invalid(_("%(extra)s is not a known field next to readings.", extra=extra), field=extra)
     items = body["readings"]
     if not isinstance(items, list):
-        raise Invalid("readings must be a list.", field="readings")
+        raise Invalid(_("readings must be a list."), field="readings")
     if not items:
-        raise Invalid("readings is empty.", field="readings")
+        raise Invalid(_("readings is empty."), field="readings")
     if len(items) > MAX_READINGS:
-        raise Invalid(f"readings holds more than {MAX_READINGS} readings.", field="readings")
+        raise Invalid(
+            _("readings holds more than %(max_readings)s readings.", max_readings=MAX_READINGS),
+            field="readings",
+        )
     return [parse_reading(item, i, now) for i, item in enumerate(items)]
 
 
@@ -144,7 +156,7 @@ def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResu
     )
     if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
         db.session.rollback()
-        raise Unauthorized("Unknown or revoked device key.")
+        raise Unauthorized(_("Unknown or revoked device key."))
     wanted = {r["ts"] for r in readings}
     existing = set(
         db.session.scalars(select(Reading.ts).where(Reading.machine_id == machine_id, Reading.ts.in_(wanted)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ..errors import NotFound, Unauthorized
@@ -25,10 +26,10 @@ def get_machine(machine_id: int | str | None) -> Machine:
     if isinstance(machine_id, str):
         machine_id = int(machine_id) if machine_id.isdecimal() and len(machine_id) < 12 else None
     if not isinstance(machine_id, int) or not 1 <= machine_id <= 2**31 - 1:
-        raise NotFound("Machine not found.")
+        raise NotFound(_("Machine not found."))
     machine = db.session.get(Machine, machine_id)
     if machine is None:
-        raise NotFound("Machine not found.")
+        raise NotFound(_("Machine not found."))
     return machine
 
 
@@ -53,7 +54,7 @@ def revoke_key(machine_id: int | str) -> None:
     machine = get_machine(machine_id)
     device = db.session.get(DeviceKey, machine.id)
     if device is None or device.key_hash is None:
-        raise NotFound("This machine has no device key.")
+        raise NotFound(_("This machine has no device key."))
     device.key_hash = None
     device.revoked_at = utcnow()
     db.session.commit()
@@ -61,13 +62,13 @@ def revoke_key(machine_id: int | str) -> None:
 
 def device_for_header(header: str | None) -> DeviceKey:
     """The device named by `Authorization: Device <key>`, or Unauthorized."""
-    scheme, _, raw = (header or "").partition(" ")
+    scheme, _sep, raw = (header or "").partition(" ")
     raw = raw.strip()
     if scheme.lower() != "device" or not raw or len(raw) > MAX_KEY_LENGTH:
-        raise Unauthorized("Send the machine's device key: Authorization: Device <key>.")
+        raise Unauthorized(_("Send the machine's device key: Authorization: Device <key>."))
     device = db.session.scalar(select(DeviceKey).where(DeviceKey.key_hash == hash_key(raw)))
     if device is None:
-        raise Unauthorized("Unknown or revoked device key.")
+        raise Unauthorized(_("Unknown or revoked device key."))
     return device
 
 

@@ -11,11 +11,12 @@ from datetime import datetime
 from typing import cast
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import Connection, CursorResult, func, insert, select, update
 
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..models import Account, AccountStatus, ModuleId, account_modules, utcnow
+from ..models import Account, AccountStatus, Machine, ModuleId, account_modules, utcnow
 from ..models.telemetry import Alert, Notification, NotificationPreference
 
 # kind -> label shown on the preferences form
@@ -31,9 +32,10 @@ CHANNELS = ("console", "email", "both")
 DEFAULT_CHANNEL = "console"
 
 
-def module_holders(conn: Connection, module: int) -> list[int]:
-    """Ids of active, enabled accounts holding the module."""
-    rows = conn.execute(
+def module_holders(conn: Connection, module: int, barangay_id: int | None = None) -> list[int]:
+    """Ids of active, enabled accounts holding the module (of one barangay when given: issue 15,
+    a machine's events go to its own barangay's people)."""
+    query = (
         select(Account.id)
         .join(account_modules, account_modules.c.account_id == Account.id)
         .where(
@@ -42,6 +44,9 @@ def module_holders(conn: Connection, module: int) -> list[int]:
             Account.is_enabled.is_(True),
         )
     )
+    if barangay_id is not None:
+        query = query.where(Account.barangay_id == barangay_id)
+    rows = conn.execute(query)
     return [r[0] for r in rows]
 
 
@@ -111,7 +116,11 @@ def alert_event(alert: Alert, what: str, machine_name: str, last_seen: datetime 
         detail = f"{info.label} {_fmt(alert.value)} {info.unit}, healthy range {_fmt(alert.low)}–{_fmt(alert.high)}."
     title = f"{machine_name}: {label} alert {what}"
     conn = db.session.connection()
-    holders = module_holders(conn, ModuleId.MACHINES)
+    barangay_id = (
+        alert.barangay_id
+        or conn.execute(select(Machine.barangay_id).where(Machine.id == alert.machine_id)).scalar()
+    )  # a new alert is stamped at flush; its machine's barangay is the same
+    holders = module_holders(conn, ModuleId.MACHINES, barangay_id)
     return notify(conn, holders, f"alert_{what}", title, detail, f"/sibol-machines/alerts/{alert.id}")
 
 
@@ -147,7 +156,7 @@ def mark_read(account_id: int, notification_id: int | str) -> Notification:
         )
     row = db.session.get(Notification, notification_id) if notification_id >= 1 else None
     if row is None or row.account_id != account_id or not row.in_console:
-        raise NotFound("Notification not found.")
+        raise NotFound(_("Notification not found."))
     if row.read_at is None:
         row.read_at = utcnow()
         db.session.commit()
@@ -177,14 +186,17 @@ def preferences(account_id: int) -> dict[str, str]:
 
 def parse_preferences(body: dict) -> dict[str, str]:
     if not body:
-        raise Invalid("Send at least one kind of event.", field="body")
+        raise Invalid(_("Send at least one kind of event."), field="body")
     parsed = {}
     for kind, channel in body.items():
         field = str(kind)[:40]
         if kind not in KINDS:
-            raise Invalid(f"{field} is not a kind of event ({', '.join(KINDS)}).", field=field)
+            raise Invalid(
+                _("%(field)s is not a kind of event (%(value)s).", field=field, value=", ".join(KINDS)),
+                field=field,
+            )
         if channel not in CHANNELS:
-            raise Invalid(f"{field} must be console, email or both.", field=field)
+            raise Invalid(_("%(field)s must be console, email or both.", field=field), field=field)
         parsed[kind] = channel
     return parsed
 
@@ -209,7 +221,7 @@ def deliver_pending(limit: int = 200) -> int:
     from ..emails import send_email
 
     pending = db.session.execute(
-        select(Notification.id, Account.email, Account.first_name, Account.username)
+        select(Notification.id, Account.email, Account.first_name, Account.username, Account.language)
         .join(Account, Account.id == Notification.account_id)
         .where(Notification.email_state == "pending")
         .order_by(Notification.id)
@@ -217,7 +229,7 @@ def deliver_pending(limit: int = 200) -> int:
     ).all()
     db.session.commit()
     sent = 0
-    for notification_id, email, first_name, username in pending:
+    for notification_id, email, first_name, username, language in pending:
         claimed = db.session.execute(
             update(Notification)
             .where(Notification.id == notification_id, Notification.email_state == "pending")
@@ -228,7 +240,12 @@ def deliver_pending(limit: int = 200) -> int:
             continue
         row = db.session.get_one(Notification, notification_id)
         ok = bool(email) and send_email(
-            email or "", row.title, "notification", name=first_name or username, notification=row
+            email or "",
+            row.title,
+            "notification",
+            language=language,
+            name=first_name or username,
+            notification=row,
         )
         row.email_state = "sent" if ok else "failed"
         db.session.commit()

@@ -9,10 +9,12 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required, signed_in
 from ..errors import ServiceError
+from ..export import wants_csv
 from ..models import ModuleId
 from ..models.telemetry import METRICS
 from . import alerts, keys, notifications, views
@@ -101,7 +103,7 @@ def revoke_key(machine_id: str):
     try:
         require_editor()
         keys.revoke_key(machine.id)
-        flash("Device key revoked: the machine's readings are refused from now on.", "success")
+        flash(_("Device key revoked: the machine's readings are refused from now on."), "success")
     except ServiceError as err:
         flash(err.message, "error")
     return redirect(url_for("telemetry.device", machine_id=machine.id))
@@ -122,9 +124,9 @@ def update_thresholds(machine_id: str):
     try:
         require_editor()
         alerts.set_ranges(machine.id, alerts.parse_ranges(body), actor_id=current_user.id)
-        flash("Healthy ranges saved.", "success")
+        flash(_("Healthy ranges saved."), "success")
     except ServiceError as err:
-        flash(f"Healthy ranges not saved: {err.message}", "error")
+        flash(_("Healthy ranges not saved: %(message)s", message=err.message), "error")
     return redirect(url_for("telemetry.device", machine_id=machine.id))
 
 
@@ -147,6 +149,10 @@ def alert_list():
             machine = keys.get_machine(request.args["machine"])
         except ServiceError:
             abort(404)
+    if wants_csv():
+        from .exports import alerts_csv
+
+        return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
     names = _machine_names({a.machine_id for a in rows})
     return render_template("machines/alerts.html", alerts=rows, state=state, machine=machine, names=names)
@@ -176,7 +182,7 @@ def alert_detail(alert_id: str):
 def acknowledge(alert_id: str):
     try:
         alerts.acknowledge(alert_id, actor_id=current_user.id, actor_name=current_user.full_name)
-        flash("Alert acknowledged.", "success")
+        flash(_("Alert acknowledged."), "success")
     except ServiceError as err:
         if err.status == 404:
             abort(404)
@@ -211,7 +217,7 @@ def read(notification_id: str):
 @signed_in
 def read_all():
     notifications.mark_all_read(current_user.id)
-    flash("Every notification is marked read.", "success")
+    flash(_("Every notification is marked read."), "success")
     return redirect(url_for("telemetry.notification_centre"))
 
 
@@ -221,7 +227,7 @@ def save_preferences():
     choices = {kind: request.form.get(kind, "") for kind in notifications.KINDS if kind in request.form}
     try:
         notifications.set_preferences(current_user.id, notifications.parse_preferences(choices))
-        flash("Notification settings saved.", "success")
+        flash(_("Notification settings saved."), "success")
     except ServiceError as err:
-        flash(f"Settings not saved: {err.message}", "error")
+        flash(_("Settings not saved: %(message)s", message=err.message), "error")
     return redirect(url_for("telemetry.notification_centre"))

@@ -10,6 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import and_, delete, insert, or_, select, update
 
 from ..errors import Invalid
@@ -149,18 +150,18 @@ def check_series_args(
     metric: str | None, bucket: str | None, start: datetime, end: datetime
 ) -> tuple[str, str]:
     if not metric:
-        raise Invalid("metric is required.", field="metric")
+        raise Invalid(_("metric is required."), field="metric")
     if metric not in SERIES_METRICS:
-        raise Invalid(f"metric must be one of {', '.join(SERIES_METRICS)}.", field="metric")
+        raise Invalid(_("metric must be one of %(value)s.", value=", ".join(SERIES_METRICS)), field="metric")
     bucket = bucket or "1h"
     if bucket not in BUCKETS:
-        raise Invalid("bucket must be raw, 5m, 1h or 1d.", field="bucket")
+        raise Invalid(_("bucket must be raw, 5m, 1h or 1d."), field="bucket")
     if end <= start:
-        raise Invalid("to must be later than from.", field="to")
+        raise Invalid(_("to must be later than from."), field="to")
     if bucket in ("raw", "5m") and end - start > MAX_RAW_SPAN:
-        raise Invalid("raw and 5m series span at most 31 days; use 1h or 1d.", field="bucket")
+        raise Invalid(_("raw and 5m series span at most 31 days; use 1h or 1d."), field="bucket")
     if bucket == "1h" and end - start > timedelta(days=400):
-        raise Invalid("1h series span at most 400 days; use 1d.", field="bucket")
+        raise Invalid(_("1h series span at most 400 days; use 1d."), field="bucket")
     return metric, bucket
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select
 
+from .. import charts as svg_charts
 from ..extensions import db
+from ..localtime import format_pattern
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
 from . import alerts, rollups
@@ -27,15 +31,15 @@ SPARK_W, SPARK_H = 240, 48
 def ago(ts: datetime | None, now: datetime) -> str:
     """'never', 'just now', '5 min ago', '3 h ago', '2 days ago'."""
     if ts is None:
-        return "never"
+        return _("never")
     seconds = max(0, int((now - ts).total_seconds()))
     if seconds < 60:
-        return "just now"
+        return _("just now")
     if seconds < 3600:
-        return f"{seconds // 60} min ago"
+        return _("%(count)s min ago", count=seconds // 60)
     if seconds < 86400 * 2:
-        return f"{seconds // 3600} h ago"
-    return f"{seconds // 86400} days ago"
+        return _("%(count)s h ago", count=seconds // 3600)
+    return _("%(count)s days ago", count=seconds // 86400)
 
 
 def number(value: float | None) -> str:
@@ -163,9 +167,12 @@ def analytics(machine_id: int, range_key: str) -> dict:
                 "unit": info.unit,
                 "rows": rows,
                 "spark": sparkline([c[2] / c[3] for _k, c in points]),
+                "keys": [k for k, _c in points],
+                "averages": [c[2] / c[3] for _k, c in points],
             }
         )
     waste = sorted((k, c[2]) for k, c in cells.get("weight_kg", {}).items())
+    _draw_axes(charts, bucket)
     return {
         "range": range_key,
         "label": label,
@@ -173,11 +180,49 @@ def analytics(machine_id: int, range_key: str) -> dict:
         "charts": charts,
         "energy": [(k, number(v)) for k, v in energy],
         "energy_total": number(sum(v for _k, v in energy)),
-        "energy_spark": sparkline([v for _k, v in energy]),
+        "energy_spark": sparkline([v for _k, v in energy]) | {"svg": _bars(energy, bucket, "energy")},
         "waste": [(k, number(v)) for k, v in waste],
         "waste_total": number(sum(v for _k, v in waste)),
-        "waste_spark": sparkline([v for _k, v in waste]),
+        "waste_spark": sparkline([v for _k, v in waste]) | {"svg": _bars(waste, bucket, "waste")},
     }
+
+
+SHORT_LABELS = {"1h": "%H:00", "1d": "%b %-d", "1mo": "%b"}
+
+
+def _bars(points: list[tuple[datetime, float]], bucket: str, kind: str) -> Markup | None:
+    """Energy (kWh) or waste fed (kg) per bucket as bars with axes (issue 17)."""
+    if not points:
+        return None
+    unit = "kWh" if kind == "energy" else "kg"
+    return svg_charts.bar_chart(
+        [bucket_label(k, bucket) for k, _v in points],
+        [v for _k, v in points],
+        title=_("Energy produced") if kind == "energy" else _("Waste fed"),
+        desc=_("%(unit)s per period; the figures are in the table.", unit=unit),
+        y_label=unit,
+        unit=unit,
+        short_labels=[k.strftime(SHORT_LABELS[bucket]) for k, _v in points],
+    )
+
+
+def _draw_axes(charts: list[dict], bucket: str) -> None:
+    """Each metric's averages as a line with axes, in place of the bare sparkline (issue 17)."""
+    for chart in charts:
+        keys, averages = chart["keys"], chart["averages"]
+        if not keys:
+            continue
+        chart["spark"]["svg"] = svg_charts.line_chart(
+            [bucket_label(k, bucket) for k in keys],
+            [(_("Average"), averages)],
+            title=_("%(metric)s, average per period", metric=chart["label"]),
+            desc=_("The figures are in the table."),
+            y_label=chart["unit"] or "",
+            unit=chart["unit"] or "",
+            short_labels=[k.strftime(SHORT_LABELS[bucket]) for k in keys],
+            from_zero=False,
+            height=200,
+        )
 
 
 def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetime, float]]:
@@ -197,8 +242,9 @@ def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetim
 
 
 def bucket_label(ts: datetime, bucket: str) -> str:
+    # In the reader's language (issue 16): "Jan 05 14:00", "January 2026", "Jan 05, 2026".
     if bucket == "1h":
-        return ts.strftime("%b %d %H:00")
+        return format_pattern(ts, "MMM dd HH:00")
     if bucket == "1mo":
-        return ts.strftime("%B %Y")
-    return ts.strftime("%b %d, %Y")
+        return format_pattern(ts, "MMMM y")
+    return format_pattern(ts, "MMM dd, y")

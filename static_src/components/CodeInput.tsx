@@ -10,6 +10,7 @@ import {
   type ChangeEvent,
   type KeyboardEvent,
 } from "react";
+import { t } from "../lib/i18n";
 
 export const CODE_LENGTH = 6;
 
@@ -44,7 +45,7 @@ export function CodeInput({
   autoFocus = false,
   disabled = false,
   name,
-  label = "Enter 6-digit code",
+  label = t("Enter 6-digit code"),
   labelledBy,
 }: CodeInputProps) {
   // Slots, not a string, so a cleared box in the middle stays where it is.
@@ -159,7 +160,7 @@ export function CodeInput({
           inputMode="numeric"
           pattern="[0-9]*"
           autoComplete={index === 0 ? "one-time-code" : "off"}
-          aria-label={`Digit ${index + 1} of ${CODE_LENGTH}`}
+          aria-label={t("Digit {n} of {total}", { n: index + 1, total: CODE_LENGTH })}
           value={digit}
           disabled={disabled}
           onChange={(event) => handleChange(index, event)}

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, type ReactNode } from "react";
 import { closeDialog, openDialog } from "../lib/dialog";
+import { t } from "../lib/i18n";
 
 export function Dialog({ id, title, onClose, className, closeOnBackdrop = false, children }: {
   id: string;
@@ -40,7 +41,7 @@ export function Dialog({ id, title, onClose, className, closeOnBackdrop = false,
     >
       <div className="modal__head">
         <h2 id={`${id}-title`}>{title}</h2>
-        <button type="button" className="modal__close" aria-label="Close" onClick={onClose}>
+        <button type="button" className="modal__close" aria-label={t("Close")} onClick={onClose}>
           &times;
         </button>
       </div>
@@ -50,7 +51,7 @@ export function Dialog({ id, title, onClose, className, closeOnBackdrop = false,
 }
 
 /** A dialog form's buttons: Cancel (or Back) and the submit button, both off while `busy`. */
-export function DialogActions({ cancel = "Cancel", onCancel, cancelDisabled, busy, children }: {
+export function DialogActions({ cancel = t("Cancel"), onCancel, cancelDisabled, busy, children }: {
   cancel?: string;
   onCancel: () => void;
   cancelDisabled?: boolean;

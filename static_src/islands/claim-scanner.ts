@@ -5,6 +5,7 @@
  * plain form where staff type the code.
  */
 import { onIsland } from "../lib/island";
+import { t } from "../lib/i18n";
 
 interface DetectedBarcode {
   rawValue: string;
@@ -41,12 +42,12 @@ async function startScanning(host: HTMLElement): Promise<void> {
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
   } catch {
-    say("The camera is not available: type the code below.");
+    say(t("The camera is not available: type the code below."));
     return;
   }
   video.srcObject = stream;
   await video.play();
-  say("Point the camera at the resident's QR code.");
+  say(t("Point the camera at the resident's QR code."));
   const detector = new Detector({ formats: ["qr_code"] });
   const stop = () => {
     for (const track of stream.getTracks()) track.stop();
@@ -58,7 +59,7 @@ async function startScanning(host: HTMLElement): Promise<void> {
         if (code) {
           stop();
           input.value = code;
-          say(`Scanned ${code}.`);
+          say(t("Scanned {code}.", { code }));
           form.requestSubmit();
           return;
         }

@@ -7,6 +7,7 @@ import { createChipEditor } from "../components/household/chips";
 import { pointsForKg } from "../components/household/points";
 import { wireDialogs } from "../lib/dialog";
 import { onIsland, whenReady } from "../lib/island";
+import { formatNumber, t } from "../lib/i18n";
 
 /** After Cancel: the server opened this dialog from the address (?modal=, ?edit=, ?record=,
  * ?claim=), so the address becomes the Cancel link's. */
@@ -22,7 +23,7 @@ whenReady(() => {
       const max = Number(file.dataset.maxBytes);
       const error = document.getElementById(`${file.id}-error`);
       const tooBig = Array.from(file.files ?? []).some((f) => f.size > max);
-      const message = tooBig ? "The image is larger than 10 MB. Choose a smaller image." : "";
+      const message = tooBig ? t("The image is larger than 10 MB. Choose a smaller image.") : "";
       file.setCustomValidity(message);
       if (error) {
         error.textContent = message;
@@ -44,7 +45,7 @@ whenReady(() => {
   const update = () => {
     const earned = pointsForKg(input.value, Number(form.dataset.ruleG), Number(form.dataset.rulePoints));
     preview.hidden = earned === null;
-    preview.textContent = earned === null ? "" : `Earns ${earned.toLocaleString("en-US")} points`;
+    preview.textContent = earned === null ? "" : t("Earns {points} points", { points: formatNumber(earned) });
   };
   input.addEventListener("input", update);
   update();

@@ -3,8 +3,9 @@
  * 'Passwords match' indicator, five-segment meter and five-rule checklist (as the reset step).
  */
 import { onIsland } from "../lib/island";
-import { PASSWORD_RULE_MESSAGE, matchText, meetsPasswordRule, rulesMet, strengthLabel, strengthScore } from "../components/auth/password";
+import { passwordRuleMessage, matchText, meetsPasswordRule, rulesMet, strengthLabel, strengthScore } from "../components/auth/password";
 import { setupPasswordToggles } from "../components/auth/toggle";
+import { t } from "../lib/i18n";
 
 onIsland("login-set-password", (el) => {
   const form = el as HTMLFormElement;
@@ -20,7 +21,7 @@ onIsland("login-set-password", (el) => {
     const text = matchText(password.value, confirm.value);
     match.hidden = !text;
     match.textContent = text ?? "";
-    match.className = `pw-match ${text === "Passwords match" ? "pw-match--ok" : "pw-match--bad"}`;
+    match.className = `pw-match ${password.value === confirm.value ? "pw-match--ok" : "pw-match--bad"}`;
     meter.dataset.score = String(strengthScore(password.value));
     label.textContent = strengthLabel(password.value);
     const met = rulesMet(password.value);
@@ -34,11 +35,11 @@ onIsland("login-set-password", (el) => {
     error.hidden = true;
     if (!meetsPasswordRule(password.value)) {
       event.preventDefault();
-      error.textContent = PASSWORD_RULE_MESSAGE;
+      error.textContent = passwordRuleMessage();
       error.hidden = false;
     } else if (password.value !== confirm.value) {
       event.preventDefault();
-      window.alert("Passwords do not match");
+      window.alert(t("Passwords do not match"));
     }
   });
   refresh();

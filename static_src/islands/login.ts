@@ -8,8 +8,7 @@ import { api, errorText, storeSession } from "../lib/api";
 import { openDialog } from "../lib/dialog";
 import { onIsland, whenReady } from "../lib/island";
 import { setupPasswordToggles, showFieldError } from "../components/auth/toggle";
-
-const REQUIRED = "This field is required";
+import { t } from "../lib/i18n";
 
 interface LoginResponse {
   token?: string;
@@ -37,7 +36,7 @@ onIsland<{ next?: string }>("login", (el, props) => {
   function refresh() {
     for (const input of [username, password]) {
       const blank = input.value.trim() === "";
-      if (touched.has(input) || submitted) showFieldError(input, blank ? REQUIRED : null);
+      if (touched.has(input) || submitted) showFieldError(input, blank ? t("This field is required") : null);
     }
     button.disabled = busy || username.value.trim() === "" || password.value.trim() === "";
   }
@@ -73,14 +72,14 @@ onIsland<{ next?: string }>("login", (el, props) => {
       });
       const token = res?.token ?? res?.accessToken;
       if (!res || !res.user) {
-        fail("Invalid response from server");
+        fail(t("Invalid response from server"));
       } else {
         storeSession(token ?? "", res.user);
         window.location.assign(safeNext(props.next ?? ""));
         return;
       }
     } catch (err) {
-      fail(errorText(err, "Login failed"));
+      fail(errorText(err, t("Login failed")));
     }
     busy = false;
     refresh();

@@ -5,6 +5,7 @@
  */
 import { wireDialogs } from "../lib/dialog";
 import { whenReady } from "../lib/island";
+import { t } from "../lib/i18n";
 
 whenReady(() => {
   wireDialogs(document, { focusField: true });
@@ -12,7 +13,7 @@ whenReady(() => {
     form.addEventListener("submit", () => {
       const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
       if (!button) return;
-      button.textContent = form.dataset.busyLabel ?? "Creating...";
+      button.textContent = form.dataset.busyLabel ?? t("Creating...");
       // Disabled after the submit event is dispatched, so the form still sends.
       setTimeout(() => (button.disabled = true), 0);
     });

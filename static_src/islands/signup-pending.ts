@@ -6,6 +6,7 @@ import { api, errorText } from "../lib/api";
 import { onIsland } from "../lib/island";
 import { followHandoff } from "../components/auth/handoff";
 import { usernameFromEmail } from "../components/auth/signup";
+import { t } from "../lib/i18n";
 
 interface StatusResponse {
   status?: string;
@@ -20,25 +21,25 @@ onIsland<{ email?: string; username?: string }>("signup-pending", (el, props) =>
     event.preventDefault();
     const username = props.username || (email ? usernameFromEmail(email) : "");
     if (!username) {
-      window.alert("Username or email is required to check status");
+      window.alert(t("Username or email is required to check status"));
       return;
     }
     button.disabled = true;
     try {
       const res = await api.get<StatusResponse>(`/api/auth/check-status/${encodeURIComponent(username)}`);
       if (res?.status === "active") {
-        window.alert(res.message || "Your account has been approved. You can now sign in.");
+        window.alert(res.message || t("Your account has been approved. You can now sign in."));
         window.location.assign("/login");
         return;
       }
       if (res?.status === "email_pending") {
-        window.alert(res.message || "Please verify your email address first.");
+        window.alert(res.message || t("Please verify your email address first."));
         window.location.assign("/email-verification?" + new URLSearchParams({ email, username }));
         return;
       }
       window.alert(res?.message || res?.status || "");
     } catch (err) {
-      window.alert(errorText(err, "Error checking account status. Please try again later."));
+      window.alert(errorText(err, t("Error checking account status. Please try again later.")));
     }
     button.disabled = false;
   });

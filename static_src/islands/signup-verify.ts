@@ -6,6 +6,7 @@
 import { ApiError, api, errorText } from "../lib/api";
 import { onIsland } from "../lib/island";
 import { readHandoff, storeHandoff } from "../components/auth/handoff";
+import { t } from "../lib/i18n";
 
 export const START_DELAY_MS = 500;
 export const COUNTDOWN_S = 3;
@@ -52,7 +53,7 @@ onIsland<Props>("signup-verify", (el, props) => {
     try {
       const res = await api.get<VerifyResponse>(`/api/auth/verify-email/${encodeURIComponent(token)}`);
       if (res?.success === false) {
-        showError(res.error || "Email verification failed");
+        showError(res.error || t("Email verification failed"));
         return;
       }
       email = res?.email || email;
@@ -73,9 +74,9 @@ onIsland<Props>("signup-verify", (el, props) => {
     } catch (err) {
       if (err instanceof ApiError) {
         const payload = (err.payload ?? {}) as VerifyResponse;
-        showError(payload.error || errorText(err, "Email verification failed"));
+        showError(payload.error || errorText(err, t("Email verification failed")));
       } else {
-        showError("Network error occurred while verifying email");
+        showError(t("Network error occurred while verifying email"));
       }
     }
   }
@@ -88,7 +89,7 @@ onIsland<Props>("signup-verify", (el, props) => {
   el.querySelector<HTMLFormElement>("#resend-form")?.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!email) {
-      window.alert("Email address is required to resend verification");
+      window.alert(t("Email address is required to resend verification"));
       return;
     }
     try {
@@ -99,7 +100,7 @@ onIsland<Props>("signup-verify", (el, props) => {
         return;
       }
       info.className = "banner banner--info";
-      info.textContent = res?.message || "Verification email resent. Check your inbox.";
+      info.textContent = res?.message || t("Verification email resent. Check your inbox.");
     } catch (err) {
       info.className = "banner banner--error";
       info.textContent = errorText(err);

@@ -13,6 +13,7 @@ import {
   type SignupValues,
 } from "../components/auth/signup";
 import { showFieldError } from "../components/auth/toggle";
+import { t } from "../lib/i18n";
 
 interface SignupResponse {
   success?: boolean;
@@ -76,9 +77,10 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
   api
     .get<{ barangays?: Array<{ id: number; name: string }> }>("/api/auth/barangays")
     .then((res) => {
-      if (!res?.barangays?.length) return;
+      // One barangay: a hidden input, no choice (issue 15).
+      if (!res?.barangays?.length || !(select instanceof HTMLSelectElement)) return;
       const chosen = select.value;
-      select.replaceChildren(new Option("Select a barangay", ""));
+      select.replaceChildren(new Option(t("Select a barangay"), ""));
       for (const b of res.barangays) select.add(new Option(b.name, String(b.id), false, String(b.id) === chosen));
     })
     .catch(() => undefined);
@@ -109,7 +111,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
     try {
       const res = await api.post<SignupResponse>("/api/auth/signup", signupPayload(v, username.value, isSSO));
       if (res?.success === false) {
-        fail(res.message || res.error || "Registration failed", res.pendingEmail);
+        fail(res.message || res.error || t("Registration failed"), res.pendingEmail);
       } else {
         const query = new URLSearchParams({ email: res?.email || v.email.trim(), username: res?.username || username.value });
         if (isSSO) query.set("sso", "google");
@@ -118,7 +120,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
       }
     } catch (err) {
       const payload = ((err instanceof ApiError ? err.payload : null) ?? {}) as SignupResponse;
-      fail(errorText(err, "Registration failed", { offline: "Network error" }), payload.pendingEmail);
+      fail(errorText(err, t("Registration failed"), { offline: t("Network error") }), payload.pendingEmail);
     }
     submitButton.disabled = false;
   });
@@ -129,7 +131,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
     event.preventDefault();
     const email = (document.getElementById("resend-email") as HTMLInputElement).value;
     if (!email) {
-      window.alert("Email address is required to resend verification");
+      window.alert(t("Email address is required to resend verification"));
       return;
     }
     try {
@@ -140,7 +142,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
         return;
       }
       banner.hidden = true;
-      resendBox.querySelector("span")!.textContent = res?.message || "Verification email resent. Check your inbox.";
+      resendBox.querySelector("span")!.textContent = res?.message || t("Verification email resent. Check your inbox.");
     } catch (err) {
       fail(errorText(err));
     }

@@ -2,8 +2,10 @@
  * The one API client (DESIGN.md section 2, spec sections 7 and 8). Every island calls the server
  * through `api`; nothing else uses `fetch`.
  */
+import { t } from "./i18n";
 
 export const API_TIMEOUT_MS = 15_000;
+/** The English text of a timeout (the message id); ApiError carries it translated. */
 export const TIMEOUT_MESSAGE = "Request timed out";
 
 const TOKEN_KEY = "token";
@@ -67,7 +69,7 @@ export function errorText(err: unknown, fallback?: string, options: ErrorTextOpt
     if (err.message && err.message !== `HTTP ${err.status}`) return err.message;
     return options.showStatus || fallback === undefined ? `HTTP ${err.status}` : fallback;
   }
-  return options.offline ?? fallback ?? "Network error";
+  return options.offline ?? fallback ?? t("Network error");
 }
 
 function parseBody(text: string): Payload {
@@ -129,7 +131,7 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
     ok = response.ok;
     payload = parseBody(await response.text()); // the timeout covers reading the body too
   } catch (err) {
-    if (controller.signal.aborted) throw new ApiError(TIMEOUT_MESSAGE, 0, null);
+    if (controller.signal.aborted) throw new ApiError(t("Request timed out"), 0, null);
     throw err; // network failure: the caller shows its own fallback ('Network error')
   } finally {
     clearTimeout(timer);

@@ -201,7 +201,7 @@ def test_create_with_a_password_and_chosen_access(client, h):
     assert res.status_code == 201
     assert "generatedPassword" not in res.json and res.json["setPasswordLinkSent"] is False
     assert "Str0ng!pass" not in res.get_data(as_text=True)
-    assert res.json["user"]["Access"] == [1, 4, 5] and res.json["user"]["Barangay_id"] is None
+    assert res.json["user"]["Access"] == [1, 4, 5] and res.json["user"]["Barangay_id"] == first_barangay()
     assert "Str0ng!pass" not in outbox[0].body
     assert (
         client.post(
@@ -322,7 +322,7 @@ def test_edit_changes_role_and_access_only_and_is_audited(client, h, admin):
         "keepme",
         "Old",
         "keep@example.test",
-        None,
+        first_barangay(),  # issue 15: the factory's account is in the first barangay
     )
     [entry] = audit_of(user.id)
     assert entry.action == "edit" and entry.actor_username == "boss"

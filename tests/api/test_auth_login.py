@@ -183,7 +183,7 @@ def test_signup_page_google_mode_has_read_only_email_and_the_message(client):
     ).get_data(as_text=True)
     assert 'value="g@example.test" required aria-describedby="email-error" readonly' in html
     assert "Finish here" in html and 'value="Ana"' in html
-    assert "Barangay Fortune" in html and "Household" in html
+    assert '<input type="hidden" id="areaId" name="areaId"' in html and "Household" in html  # one barangay
 
 
 def test_signup_page_form_post_without_javascript(client):

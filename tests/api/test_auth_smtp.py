@@ -4,31 +4,17 @@ from email import message_from_bytes
 from email.policy import default as default_policy
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus
-from tests.auth_oauth_provider import free_port
 from tests.factories_auth import link_in, signup_body
-
-
-class Inbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
-        self.messages.append(envelope)
-        return "250 Message accepted for delivery"
+from tests.support.smtp import smtp_server
 
 
 @pytest.fixture(scope="module")
 def smtp():
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield controller, inbox
-    controller.stop()
+    yield from smtp_server()
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ def test_household_forms_refuse_a_post_without_the_token(client):
     rosa = make_member("Rosa", points=600)
     rice = make_reward("Rice", points=500)
     posts = (
-        ("/household/members", {"name": "Nilo", "barangay": "Barangay Parang"}),
+        ("/household/members", {"name": "Nilo", "barangay": "Barangay Fortune"}),
         (f"/household/members/{rosa.id}/waste", {"wasteKg": "2"}),
         (f"/household/rewards/{rice.id}/claims", {"memberId": str(rosa.id), "confirmed": "1"}),
     )

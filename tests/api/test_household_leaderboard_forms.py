@@ -44,15 +44,8 @@ def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signe
     assert 'href="/household?tab=leaderboard&amp;modal=add-household"' in html
     assert '<dialog id="add-household" class="modal" aria-labelledby="add-household-title">' in html  # closed
     box = dialog(page(client, "/household?tab=leaderboard&modal=add-household"), "add-household")
-    assert re.findall(r"<option>(Barangay [^<]+)</option>", box) == sorted(
-        [
-            "Barangay Fortune",
-            "Barangay Malanday",
-            "Barangay Parang",
-            "Barangay Concepcion Uno",
-            "Barangay Nangka",
-        ]
-    )
+    # Issue 15: a barangay's households are its own; the choice is the signed-in barangay.
+    assert re.findall(r"<option>(Barangay [^<]+)</option>", box) == ["Barangay Fortune"]
     assert 'name="points" type="text" value="0"' in box  # starting points default to 0
     assert "<option selected>Active</option>" in box
 
@@ -64,7 +57,7 @@ def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in)
         "/household/members",
         data={
             "name": "  Nilo   Santos ",
-            "barangay": "Barangay Parang",
+            "barangay": "Barangay Fortune",
             "points": "800",
             "status": "Inactive",
         },
@@ -74,49 +67,49 @@ def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in)
     assert "Nilo Santos added to the leaderboard." in html
     assert [r[:5] for r in rows(html, "leaderboard-table")] == [
         ["1", "Rosa", "Barangay Fortune", "1,250", "Active"],
-        ["2", "Nilo Santos", "Barangay Parang", "800", "Inactive"],
+        ["2", "Nilo Santos", "Barangay Fortune", "800", "Inactive"],
         ["3", "Teresa", "Barangay Fortune", "520", "Active"],
     ]
     # Points left empty start at 0, status empty means Active.
     assert (
         client.post(
             "/household/members",
-            data={"name": "Zed", "barangay": "barangay nangka", "points": "", "status": ""},
+            data={"name": "Zed", "barangay": "barangay fortune", "points": "", "status": ""},
         ).status_code
         == 302
     )
     zed = db.session.scalar(select(HouseholdMember).where(HouseholdMember.name == "Zed"))
-    assert (zed.points, zed.is_active, zed.barangay) == (0, True, "Barangay Nangka")
+    assert (zed.points, zed.is_active, zed.barangay) == (0, True, "Barangay Fortune")
 
 
 @pytest.mark.parametrize(
     "data, field, message",
     [
-        ({"name": "", "barangay": "Barangay Parang", "points": "0"}, "member-name", "Name is required."),
+        ({"name": "", "barangay": "Barangay Fortune", "points": "0"}, "member-name", "Name is required."),
         (
-            {"name": "x" * 101, "barangay": "Barangay Parang"},
+            {"name": "x" * 101, "barangay": "Barangay Fortune"},
             "member-name",
             "Name must be at most 100 characters.",
         ),
         ({"name": "Nilo", "barangay": ""}, "member-barangay", "Barangay is required."),
         ({"name": "Nilo", "barangay": "Atlantis"}, "member-barangay", "Choose a barangay from the list."),
         (
-            {"name": "Nilo", "barangay": "Barangay Parang", "points": "-5"},
+            {"name": "Nilo", "barangay": "Barangay Fortune", "points": "-5"},
             "member-points",
             "Starting points cannot be negative.",
         ),
         (
-            {"name": "Nilo", "barangay": "Barangay Parang", "points": "2.5"},
+            {"name": "Nilo", "barangay": "Barangay Fortune", "points": "2.5"},
             "member-points",
             "Starting points must be a whole number.",
         ),
         (
-            {"name": "Nilo", "barangay": "Barangay Parang", "points": "ten"},
+            {"name": "Nilo", "barangay": "Barangay Fortune", "points": "ten"},
             "member-points",
             "Starting points must be a whole number.",
         ),
         (
-            {"name": "Nilo", "barangay": "Barangay Parang", "points": "99999999999"},
+            {"name": "Nilo", "barangay": "Barangay Fortune", "points": "99999999999"},
             "member-points",
             "Starting points must be at most 10,000,000.",
         ),
@@ -130,14 +123,14 @@ def test_add_household_refusals_reopen_the_dialog_and_save_nothing(client, signe
     assert field_error(box, f"{field}-error") == message
     if data.get("name") and len(data["name"]) < 100:
         assert 'value="Nilo"' in box  # what was typed stays
-    if data.get("barangay") == "Barangay Parang":
-        assert "<option selected>Barangay Parang</option>" in box
+    if data.get("barangay") == "Barangay Fortune":
+        assert "<option selected>Barangay Fortune</option>" in box
     assert count(HouseholdMember) == 0
 
 
 def test_add_household_bad_status_is_a_field_error(client, signed_in):
     res = client.post(
-        "/household/members", data={"name": "Nilo", "barangay": "Barangay Parang", "status": "Gone"}
+        "/household/members", data={"name": "Nilo", "barangay": "Barangay Fortune", "status": "Gone"}
     )
     assert res.status_code == 400
     assert "Status must be one of: Active, Inactive." in dialog(res.get_data(as_text=True), "add-household")
@@ -270,7 +263,7 @@ def test_new_forms_need_the_household_module(client, login):
     rosa = make_member("Rosa", points=1000)
     reward = make_reward("Rice", points=10)
     for url, data in (
-        ("/household/members", {"name": "X", "barangay": "Barangay Parang"}),
+        ("/household/members", {"name": "X", "barangay": "Barangay Fortune"}),
         (f"/household/members/{rosa.id}/waste", {"wasteKg": "1"}),
         (f"/household/rewards/{reward.id}/claims", {"memberId": str(rosa.id), "confirmed": "1"}),
     ):

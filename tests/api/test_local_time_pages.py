@@ -113,7 +113,9 @@ def test_greeting_for_the_system_administrator_names_no_barangay(client, login):
 def test_greeting_uses_the_accounts_own_barangay(client, login):
     from sibol.models import Barangay
 
-    parang = db.session.scalar(select(Barangay).where(Barangay.name == "Barangay Parang"))
+    parang = Barangay(name="Barangay Parang")  # issue 15: seeding makes only the first barangay
+    db.session.add(parang)
+    db.session.commit()
     login(make_account(role=RoleId.HOUSEHOLD, first_name="Nena", barangay_id=parang.id))
     assert "Welcome to Barangay Parang, Nena" in text(client, "/dashboard")
     assert db.session.scalar(select(Account).where(Account.first_name == "Nena")).barangay_id == parang.id

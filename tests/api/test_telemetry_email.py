@@ -7,7 +7,6 @@ from email import message_from_bytes
 from email.policy import default as default_policy
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from sibol.extensions import db
@@ -15,18 +14,14 @@ from sibol.models import RoleId, utcnow
 from sibol.models.telemetry import DeviceKey, Notification
 from sibol.telemetry import notifications
 from sibol.telemetry.cli import tick
-from tests.api.test_auth_smtp import Inbox
-from tests.auth_oauth_provider import free_port
 from tests.factories import make_account
 from tests.factories_telemetry import device, iso, keyed_machine
+from tests.support.smtp import smtp_server
 
 
 @pytest.fixture(scope="module")
 def smtp():
-    controller = Controller(Inbox(), hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield controller, controller.handler
-    controller.stop()
+    yield from smtp_server()
 
 
 @pytest.fixture

@@ -18,14 +18,16 @@ def test_totals_switch_by_period_and_the_process_panel_advances(live_server, bro
     wait = WebDriverWait(browser, 10)
     total = browser.find_element(By.CSS_SELECTOR, "[data-waste-total]")
     assert total.text == "4"
-    # The doughnut is drawn (Chart.js sized the canvas).
-    wait.until(lambda d: d.execute_script("return document.getElementById('waste-chart').width") > 0)
+    # The doughnut is there from the first response (server-drawn SVG, issue 17).
+    assert browser.find_element(By.CSS_SELECTOR, '[data-chart-period="weekly"] svg').is_displayed()
     select = Select(browser.find_element(By.CSS_SELECTOR, "[data-period-select]"))
     for value, expected in (("monthly", "16"), ("yearly", "192"), ("weekly", "4")):
         select.select_by_value(value)
         wait.until(lambda d, e=expected: d.find_element(By.CSS_SELECTOR, "[data-waste-total]").text == e)
         shown = browser.find_element(By.CSS_SELECTOR, f'[data-waste-period="{value}"]')
         assert shown.is_displayed() and f"{expected} kg" in shown.text
+        chart = browser.find_element(By.CSS_SELECTOR, f'[data-chart-period="{value}"] svg')
+        assert chart.is_displayed()
     assert "period=weekly" in browser.current_url  # the choice survives a reload
 
     def states(d):

@@ -28,14 +28,14 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
     browser.find_element(By.LINK_TEXT, "Add Household").click()
     dialog = wait.until(EC.visibility_of_element_located((By.ID, "add-household")))
     dialog.find_element(By.NAME, "name").send_keys("Nilo Santos")
-    Select(dialog.find_element(By.NAME, "barangay")).select_by_visible_text("Barangay Parang")
+    Select(dialog.find_element(By.NAME, "barangay")).select_by_visible_text("Barangay Fortune")
     assert dialog.find_element(By.NAME, "points").get_attribute("value") == "0"
     dialog.find_element(By.XPATH, ".//button[text()='Save Household']").click()
     wait.until(lambda d: "Nilo Santos added to the leaderboard." in d.page_source)
     assert table_rows(browser, "leaderboard-table")[0][:5] == [
         "1",
         "Nilo Santos",
-        "Barangay Parang",
+        "Barangay Fortune",
         "0",
         "Active",
     ]
@@ -55,7 +55,7 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
     wait.until(EC.element_to_be_clickable((By.LINK_TEXT, "Claim"))).click()
     dialog = wait.until(EC.visibility_of_element_located((By.ID, "claim-reward")))
     Select(dialog.find_element(By.NAME, "memberId")).select_by_visible_text(
-        "Nilo Santos (Barangay Parang) · 600 points"
+        "Nilo Santos (Barangay Fortune) · 600 points"
     )
     dialog.find_element(By.XPATH, ".//button[text()='Claim']").click()
     alert = wait.until(EC.alert_is_present())  # issue 18: a claim asks first
@@ -67,5 +67,5 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
 
     browser.find_element(By.LINK_TEXT, "Leaderboard").click()
     wait.until(
-        lambda d: table_rows(d, "leaderboard-table")[0][1:4] == ["Nilo Santos", "Barangay Parang", "100"]
+        lambda d: table_rows(d, "leaderboard-table")[0][1:4] == ["Nilo Santos", "Barangay Fortune", "100"]
     )

@@ -9,6 +9,8 @@ import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { deriveUsername } from "./username";
+import { t } from "../../lib/i18n";
+import { rich } from "../../lib/rich";
 
 export interface CreatedResult {
   username: string;
@@ -93,38 +95,40 @@ export function AccountModal(props: AccountModalProps) {
         });
       }
     } catch (err) {
-      setError(errorText(err, editing ? "Update failed" : "Create failed"));
+      setError(errorText(err, editing ? t("Update failed") : t("Create failed")));
     } finally {
       setBusy(false);
     }
   }
 
-  const title = editing ? `Edit account ${account.Username}` : "Create User";
+  const title = editing ? t("Edit account {username}", { username: account.Username }) : t("Create User");
   const preview = deriveUsername(firstName, lastName);
 
   return (
     <Dialog
       id="account-modal"
       className="admin-modal"
-      title={created ? "Account created" : title}
+      title={created ? t("Account created") : title}
       onClose={created ? () => onSaved("create") : onClose}
       closeOnBackdrop={!busy}
     >
       {created ? (
         <div>
           <p className="banner banner--success" role="status">
-            Account created for <strong data-created-username>{created.username}</strong>.
+            {rich(t("Account created for {username}."), {
+              username: <strong data-created-username>{created.username}</strong>,
+            })}
           </p>
           {created.setPasswordLinkSent ? (
             <p data-set-password-sent>
-              A single-use link to set the password was e-mailed to {created.email}.
+              {t("A single-use link to set the password was e-mailed to {email}.", { email: created.email ?? "" })}
             </p>
           ) : (
-            <p data-password-kept>The password you entered was set; it is not shown or e-mailed.</p>
+            <p data-password-kept>{t("The password you entered was set; it is not shown or e-mailed.")}</p>
           )}
           <div className="modal__actions">
             <button type="button" className="btn btn--primary" onClick={() => onSaved("create")}>
-              Done
+              {t("Done")}
             </button>
           </div>
         </div>
@@ -138,15 +142,15 @@ export function AccountModal(props: AccountModalProps) {
           <div className="admin-grid">
             {editing ? (
               <>
-                <ReadOnly id="m-first" label="First name" value={account.FirstName} />
-                <ReadOnly id="m-last" label="Last name" value={account.LastName} />
-                <ReadOnly id="m-email" label="Email" value={account.Email ?? ""} />
-                <ReadOnly id="m-username" label="Username" value={account.Username} />
-                <ReadOnly id="m-barangay" label="Barangay" value={account.Barangay_Name ?? ""} />
+                <ReadOnly id="m-first" label={t("First name")} value={account.FirstName} />
+                <ReadOnly id="m-last" label={t("Last name")} value={account.LastName} />
+                <ReadOnly id="m-email" label={t("Email")} value={account.Email ?? ""} />
+                <ReadOnly id="m-username" label={t("Username")} value={account.Username} />
+                <ReadOnly id="m-barangay" label={t("Barangay")} value={account.Barangay_Name ?? ""} />
               </>
             ) : (
               <>
-                <Field id="m-first" label="First name">
+                <Field id="m-first" label={t("First name")}>
                   <input
                     id="m-first"
                     ref={(el) => {
@@ -157,16 +161,18 @@ export function AccountModal(props: AccountModalProps) {
                     onChange={(e) => setFirstName(e.target.value)}
                   />
                 </Field>
-                <Field id="m-last" label="Last name">
+                <Field id="m-last" label={t("Last name")}>
                   <input id="m-last" value={lastName} maxLength={100} onChange={(e) => setLastName(e.target.value)} />
                 </Field>
-                <Field id="m-email" label="Email">
+                <Field id="m-email" label={t("Email")}>
                   <input id="m-email" type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
                 </Field>
-                <Field id="m-username" label="Username" hint="From the first and last name; a number is added if it is taken.">
+                <Field id="m-username" label={t("Username")} hint={t("From the first and last name; a number is added if it is taken.")}>
                   <input id="m-username" value={preview} readOnly aria-describedby="m-username-hint" />
                 </Field>
-                <Field id="m-password" label="Password" hint="Leave blank to e-mail the user a single-use link to set their own password.">
+                <Field id="m-password" label={t("Password")}
+                  hint={t("Leave blank to e-mail the user a single-use link to set their own password.")}
+                >
                   <input
                     id="m-password"
                     type="password"
@@ -177,9 +183,9 @@ export function AccountModal(props: AccountModalProps) {
                     aria-describedby="m-password-hint"
                   />
                 </Field>
-                <Field id="m-barangay" label="Barangay">
+                <Field id="m-barangay" label={t("Barangay")}>
                   <select id="m-barangay" value={barangay} onChange={(e) => setBarangay(e.target.value)}>
-                    <option value="">None</option>
+                    <option value="">{t("None")}</option>
                     {barangays.map((b) => (
                       <option key={b.Barangay_id} value={b.Barangay_id}>
                         {b.Barangay_Name}
@@ -189,7 +195,7 @@ export function AccountModal(props: AccountModalProps) {
                 </Field>
               </>
             )}
-            <Field id="m-role" label="Role">
+            <Field id="m-role" label={t("Role")}>
               <select
                 id="m-role"
                 value={role}
@@ -207,8 +213,8 @@ export function AccountModal(props: AccountModalProps) {
             </Field>
           </div>
           <fieldset className="admin-modules">
-            <legend>Module access</legend>
-            {modules.length === 0 ? <p>No modules available</p> : null}
+            <legend>{t("Module access")}</legend>
+            {modules.length === 0 ? <p>{t("No modules available")}</p> : null}
             {modules.map((m) => (
               <label className="admin-check" key={m.Module_id}>
                 <input
@@ -228,17 +234,17 @@ export function AccountModal(props: AccountModalProps) {
               className="btn btn--small"
               onClick={() => setAccess([...(roleDefaults[String(role)] ?? [])])}
             >
-              Use the role's default modules
+              {t("Use the role's default modules")}
             </button>
           ) : null}
           <DialogActions onCancel={onClose} cancelDisabled={busy} busy={busy}>
-            {editing ? (busy ? "Saving..." : "Save changes") : busy ? "Creating..." : "Create User"}
+            {editing ? (busy ? t("Saving...") : t("Save changes")) : busy ? t("Creating...") : t("Create User")}
           </DialogActions>
           {editing ? (
             <section aria-labelledby="m-audit-title">
-              <h3 id="m-audit-title">Recent activity</h3>
+              <h3 id="m-audit-title">{t("Recent activity")}</h3>
               {audit.length === 0 ? (
-                <p className="admin-muted">No activity recorded yet.</p>
+                <p className="admin-muted">{t("No activity recorded yet.")}</p>
               ) : (
                 <ul className="admin-audit" data-audit>
                   {audit.map((entry) => (

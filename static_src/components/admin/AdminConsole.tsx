@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from "react";
 import { api, errorText } from "../../lib/api";
 import { AccountModal } from "./AccountModal";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
+import { t } from "../../lib/i18n";
 
 type ModalState =
   | { mode: "create" }
@@ -27,7 +28,7 @@ export function reloadList(from: Element | null, reload: () => void = reloadPage
     row.className = "table__empty";
     const cell = document.createElement("td");
     cell.colSpan = columns;
-    cell.textContent = tbody.dataset.loadingText ?? "Loading...";
+    cell.textContent = tbody.dataset.loadingText ?? t("Loading...");
     row.append(cell);
     tbody.replaceChildren(row);
   }
@@ -45,16 +46,21 @@ export function approvalBody(form: HTMLFormElement, name: string): { role?: numb
   const role = select ? Number(select.value) : Number(form.dataset.requestedRole ?? 0);
   const roleName = select?.selectedOptions[0]?.textContent?.trim() ?? "";
   const asked = Number(form.dataset.requestedRole ?? 0);
-  const as = role && role !== asked ? ` as ${roleName}` : "";
-  if (!window.confirm(`Approve account for ${name}${as}?`)) return null;
+  const question =
+    role && role !== asked
+      ? t("Approve account for {name} as {role}?", { name, role: roleName })
+      : t("Approve account for {name}?", { name });
+  if (!window.confirm(question)) return null;
   if (role !== ADMIN_ROLE) return role ? { role } : {};
   const typed = form.querySelector<HTMLInputElement>("input[data-confirm-role]")?.value.trim() ?? "";
   const confirmRole =
     typed.toLowerCase() === "admin"
       ? typed
       : window.prompt(
-          `${name} asked for the Admin role: all six modules, including account administration. ` +
-            'Type "Admin" to approve as an administrator.',
+          t(
+            '{name} asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
+            { name },
+          ),
         );
   if (confirmRole === null) return null;
   return { role, confirmRole };
@@ -81,7 +87,7 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       const res = await api.get<{ user: AdminAccount; audit?: AuditItem[] }>(`/api/admin/${id}`);
       setModal({ mode: "edit", account: res.user, audit: res.audit ?? [] });
     } catch (err) {
-      window.alert(errorText(err, "Failed to load accounts"));
+      window.alert(errorText(err, t("Failed to load accounts")));
     }
   }, []);
 
@@ -130,24 +136,24 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       if (adminToggle !== undefined) {
         const isActive = form.dataset.active === "1";
         // Disabling signs the person out everywhere: ask first (issue 18); Enable reverses it.
-        if (!isActive && !window.confirm(`Disable account for ${name}? They will be signed out.`)) return;
-        await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), "Toggle active failed");
+        if (!isActive && !window.confirm(t("Disable account for {name}? They will be signed out.", { name }))) return;
+        await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), t("Toggle active failed"));
       } else if (adminApprove !== undefined) {
         const body = approvalBody(form, name);
         if (body === null) return;
         await run(
           () => api.post(`/api/admin/pending-accounts/${adminApprove}/approve`, body),
-          "Approve failed",
-          "Account approved",
+          t("Approve failed"),
+          t("Account approved"),
         );
       } else if (adminReject !== undefined) {
-        if (!window.confirm(`Reject account for ${name}?`)) return;
-        const reason = window.prompt("Reason for rejection (optional)");
+        if (!window.confirm(t("Reject account for {name}?", { name }))) return;
+        const reason = window.prompt(t("Reason for rejection (optional)"));
         if (reason === null) return;
         await run(
           () => api.post(`/api/admin/pending-accounts/${adminReject}/reject`, { reason }),
-          "Reject failed",
-          "Account rejected",
+          t("Reject failed"),
+          t("Account rejected"),
         );
       }
     };

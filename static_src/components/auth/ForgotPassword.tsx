@@ -12,14 +12,15 @@ import { CodeInput } from "../CodeInput";
 import {
   CODE_RE,
   EMAIL_RE,
-  PASSWORD_RULE_MESSAGE,
   RULES,
   matchText,
   meetsPasswordRule,
+  passwordRuleMessage,
   rulesMet,
   strengthLabel,
   strengthScore,
 } from "./password";
+import { t } from "../../lib/i18n";
 
 export type Step = "email" | "verify" | "reset" | "done";
 
@@ -35,7 +36,7 @@ export function PasswordChecks({ password, confirm }: { password: string; confir
   return (
     <>
       {match ? (
-        <p className={`pw-match ${match === "Passwords match" ? "pw-match--ok" : "pw-match--bad"}`} aria-live="polite">
+        <p className={`pw-match ${password === confirm ? "pw-match--ok" : "pw-match--bad"}`} aria-live="polite">
           {match}
         </p>
       ) : null}
@@ -50,7 +51,7 @@ export function PasswordChecks({ password, confirm }: { password: string; confir
       <ul className="pw-rules">
         {RULES.map((r) => (
           <li key={r.key} data-rule={r.key} data-met={String(met[r.key])}>
-            {r.label}
+            {r.label()}
           </li>
         ))}
       </ul>
@@ -61,6 +62,9 @@ export function PasswordChecks({ password, confirm }: { password: string; confir
 function PasswordInput(props: {
   id: string;
   label: string;
+  /** The toggle's names for screen readers, e.g. "Show new password" / "Hide new password". */
+  showLabel: string;
+  hideLabel: string;
   value: string;
   shown: boolean;
   onChange: (v: string) => void;
@@ -81,10 +85,10 @@ function PasswordInput(props: {
           type="button"
           className="btn btn--ghost input-group__btn"
           aria-pressed={props.shown}
-          aria-label={props.shown ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`}
+          aria-label={props.shown ? props.hideLabel : props.showLabel}
           onClick={props.onToggle}
         >
-          {props.shown ? "Hide" : "Show"}
+          {props.shown ? t("Hide") : t("Show")}
         </button>
       </div>
     </Field>
@@ -138,17 +142,21 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
     setError("");
     setInfo("");
     if (!EMAIL_RE.test(email.trim())) {
-      setError("Please enter a valid email.");
+      setError(t("Please enter a valid email."));
       return;
     }
     setLoading(true);
     try {
       const res = await api.post<Message>("/api/auth/forgot-password", { email: email.trim() });
-      setInfo(res?.debugCode ? `Debug code: ${res.debugCode}` : res?.message || "Reset code sent. Check your email.");
+      setInfo(
+        res?.debugCode
+          ? t("Debug code: {code}", { code: res.debugCode })
+          : res?.message || t("Reset code sent. Check your email."),
+      );
       setCode("");
       setStep("verify");
     } catch (err) {
-      setError(errorText(err, "Failed to request reset"));
+      setError(errorText(err, t("Failed to request reset")));
     } finally {
       setLoading(false);
     }
@@ -158,16 +166,16 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
     setError("");
     setInfo("");
     if (!CODE_RE.test(code)) {
-      setError("Code must be a 6-digit number.");
+      setError(t("Code must be a 6-digit number."));
       return;
     }
     setLoading(true);
     try {
       const res = await api.post<Message>("/api/auth/verify-reset-code", { email: email.trim(), code });
-      setInfo(res?.message || "Code verified. Enter your new password.");
+      setInfo(res?.message || t("Code verified. Enter your new password."));
       setStep("reset");
     } catch (err) {
-      setError(errorText(err, "Invalid code"));
+      setError(errorText(err, t("Invalid code")));
     } finally {
       setLoading(false);
     }
@@ -177,11 +185,11 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
     setError("");
     setInfo("");
     if (!meetsPasswordRule(newPassword)) {
-      setError(PASSWORD_RULE_MESSAGE);
+      setError(passwordRuleMessage());
       return;
     }
     if (newPassword !== confirm) {
-      window.alert("Passwords do not match");
+      window.alert(t("Passwords do not match"));
       return;
     }
     setLoading(true);
@@ -189,7 +197,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       await api.post<Message>("/api/auth/reset-password", { email: email.trim(), code, newPassword });
       setStep("done");
     } catch (err) {
-      setError(errorText(err, "Failed to reset password"));
+      setError(errorText(err, t("Failed to reset password")));
     } finally {
       setLoading(false);
     }
@@ -218,7 +226,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "email" ? (
         <>
-          <Field id="fp-email" label="Enter your account email">
+          <Field id="fp-email" label={t("Enter your account email")}>
             <input
               id="fp-email"
               type="email"
@@ -230,22 +238,22 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
             />
           </Field>
           <DialogActions onCancel={close} busy={loading}>
-            {loading ? "Sending…" : "Send Reset Code"}
+            {loading ? t("Sending…") : t("Send Reset Code")}
           </DialogActions>
         </>
       ) : null}
 
       {step === "verify" ? (
         <>
-          <p id="fp-code-label">Enter 6-digit code</p>
+          <p id="fp-code-label">{t("Enter 6-digit code")}</p>
           <CodeInput value={code} onChange={setCode} labelledBy="fp-code-label" autoFocus />
-          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("email"); }} busy={loading}>
-            Verify Code
+          <DialogActions cancel={t("Back")} onCancel={() => { setError(""); setInfo(""); setStep("email"); }} busy={loading}>
+            {t("Verify Code")}
           </DialogActions>
           <p className="fp-resend">
-            Didn't get an email?{" "}
+            {t("Didn't get an email?")}{" "}
             <button type="button" onClick={() => void requestCode()} disabled={loading}>
-              Resend code
+              {t("Resend code")}
             </button>
           </p>
         </>
@@ -253,23 +261,25 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "reset" ? (
         <>
-          <PasswordInput id="fp-new" label="New password" value={newPassword} shown={showNew}
+          <PasswordInput id="fp-new" label={t("New password")} showLabel={t("Show new password")}
+            hideLabel={t("Hide new password")} value={newPassword} shown={showNew}
             onChange={setNewPassword} onToggle={() => setShowNew((s) => !s)} />
-          <PasswordInput id="fp-confirm" label="Confirm password" value={confirm} shown={showConfirm}
+          <PasswordInput id="fp-confirm" label={t("Confirm password")} showLabel={t("Show confirm password")}
+            hideLabel={t("Hide confirm password")} value={confirm} shown={showConfirm}
             onChange={setConfirm} onToggle={() => setShowConfirm((s) => !s)} />
           <PasswordChecks password={newPassword} confirm={confirm} />
-          <DialogActions cancel="Back" onCancel={() => { setError(""); setInfo(""); setStep("verify"); }} busy={loading}>
-            Reset Password
+          <DialogActions cancel={t("Back")} onCancel={() => { setError(""); setInfo(""); setStep("verify"); }} busy={loading}>
+            {t("Reset Password")}
           </DialogActions>
         </>
       ) : null}
 
       {step === "done" ? (
         <>
-          <p className="banner banner--success" role="status">Your password was reset successfully.</p>
+          <p className="banner banner--success" role="status">{t("Your password was reset successfully.")}</p>
           <div className="modal__actions">
             <button type="button" className="btn btn--primary" onClick={close}>
-              Close
+              {t("Close")}
             </button>
           </div>
         </>

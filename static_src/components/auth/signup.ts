@@ -1,4 +1,5 @@
 /** Sign-up rules of spec section 5, shared by the island and its tests. */
+import { t } from "../../lib/i18n";
 
 export const NAME_DISALLOWED = /[^A-Za-z .'-]/g;
 export const USERNAME_MAX = 30;
@@ -37,17 +38,19 @@ const NAME_OK = /^[A-Za-z .'-]+$/;
 
 export function validateSignup(v: SignupValues): SignupErrors {
   const errors: SignupErrors = {};
-  if (!v.role) errors.role = "Role is required";
-  for (const [key, label] of [["firstName", "First name"], ["lastName", "Last name"]] as const) {
-    const value = v[key].trim();
-    if (!value) errors[key] = `${label} is required`;
-    else if (!NAME_OK.test(value))
-      errors[key] = `${label} can only contain letters, spaces, hyphens, apostrophes and periods`;
-  }
-  if (!v.email.trim()) errors.email = "Email is required";
-  else if (!EMAIL.test(v.email.trim())) errors.email = "Enter a valid email";
-  if (!v.areaId) errors.areaId = "Barangay is required";
-  else if (!/^\d+$/.test(v.areaId) || Number(v.areaId) <= 0) errors.areaId = "Barangay must be a valid number";
+  if (!v.role) errors.role = t("Role is required");
+  const first = v.firstName.trim();
+  if (!first) errors.firstName = t("First name is required");
+  else if (!NAME_OK.test(first))
+    errors.firstName = t("First name can only contain letters, spaces, hyphens, apostrophes and periods");
+  const last = v.lastName.trim();
+  if (!last) errors.lastName = t("Last name is required");
+  else if (!NAME_OK.test(last))
+    errors.lastName = t("Last name can only contain letters, spaces, hyphens, apostrophes and periods");
+  if (!v.email.trim()) errors.email = t("Email is required");
+  else if (!EMAIL.test(v.email.trim())) errors.email = t("Enter a valid email");
+  if (!v.areaId) errors.areaId = t("Barangay is required");
+  else if (!/^\d+$/.test(v.areaId) || Number(v.areaId) <= 0) errors.areaId = t("Barangay must be a valid number");
   return errors;
 }
 

@@ -1,4 +1,5 @@
 /** Show/hide buttons for password inputs: <button data-toggle-password="input-id" hidden>. */
+import { t } from "../../lib/i18n";
 export function setupPasswordToggles(root: ParentNode = document): void {
   for (const button of root.querySelectorAll<HTMLButtonElement>("[data-toggle-password]")) {
     const input = document.getElementById(button.dataset.togglePassword ?? "") as HTMLInputElement | null;
@@ -7,9 +8,9 @@ export function setupPasswordToggles(root: ParentNode = document): void {
     button.addEventListener("click", () => {
       const show = input.type === "password";
       input.type = show ? "text" : "password";
-      button.textContent = show ? "Hide" : "Show";
+      button.textContent = show ? t("Hide") : t("Show");
       button.setAttribute("aria-pressed", String(show));
-      button.setAttribute("aria-label", show ? "Hide password" : "Show password");
+      button.setAttribute("aria-label", show ? t("Hide password") : t("Show password"));
     });
   }
 }

@@ -12,6 +12,7 @@ import {
   Tooltip,
   Title,
 } from "chart.js";
+import { currentLang, t } from "../../lib/i18n";
 
 Chart.register(
   ArcElement,
@@ -58,12 +59,16 @@ export function wasteChart(canvas: HTMLCanvasElement, figures: PeriodFigures): C
       ],
     },
     options: {
+      locale: currentLang(),
       cutout: "50%",
+      animation: false, // drawn over the server's SVG of the same figures: no sweep-in
       responsive: true,
       maintainAspectRatio: false,
       plugins: {
         legend: { display: false }, // the figures table below names each colour
-        tooltip: { callbacks: { label: (item) => `${item.label}: ${item.formattedValue} kg` } },
+        tooltip: {
+          callbacks: { label: (item) => t("{label}: {value} kg", { label: item.label, value: item.formattedValue }) },
+        },
       },
     },
   });
@@ -90,11 +95,13 @@ export function energyChart(canvas: HTMLCanvasElement, energy: EnergyFigures): C
       })),
     },
     options: {
+      locale: currentLang(),
+      animation: false,
       responsive: true,
       maintainAspectRatio: false,
       plugins: { legend: { position: "bottom" } },
       scales: {
-        y: { beginAtZero: true, title: { display: true, text: "Unit: kilowatts" } },
+        y: { beginAtZero: true, title: { display: true, text: t("Unit: kilowatts") } },
       },
     },
   });

@@ -1,4 +1,5 @@
 /** The dashboard's process panel: stages before the active one are completed, later ones upcoming. */
+import { t } from "../../lib/i18n";
 
 export type StepState = "completed" | "active" | "upcoming";
 
@@ -13,11 +14,10 @@ export function nextStep(active: number, count: number): number {
   return count > 0 ? (active + 1) % count : 0;
 }
 
-const LABELS: Record<StepState, string> = {
-  completed: "Completed",
-  active: "Active",
-  upcoming: "Upcoming",
-};
+function stateLabel(state: StepState): string {
+  if (state === "completed") return t("Completed");
+  return state === "active" ? t("Active") : t("Upcoming");
+}
 
 /** Shows stage `active` on the server-rendered <ol data-process> list. */
 export function showStep(list: HTMLElement, active: number): void {
@@ -29,7 +29,7 @@ export function showStep(list: HTMLElement, active: number): void {
     if (state === "active") step.setAttribute("aria-current", "step");
     else step.removeAttribute("aria-current");
     const label = step.querySelector(".process__state");
-    if (label) label.textContent = LABELS[state];
+    if (label) label.textContent = stateLabel(state);
   });
 }
 

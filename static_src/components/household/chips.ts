@@ -2,6 +2,7 @@
  * A chip editor without React: type an area and press Enter to add it, × removes it. Each chip
  * is a hidden input named `name`, so the surrounding form posts one value per chip.
  */
+import { t } from "../../lib/i18n";
 
 export interface ChipEditorOptions {
   name: string;
@@ -32,12 +33,12 @@ export function createChipEditor(host: HTMLElement, options: ChipEditorOptions):
   host.replaceChildren();
   const list = document.createElement("ul");
   list.className = "chips";
-  list.setAttribute("aria-label", "Areas");
+  list.setAttribute("aria-label", t("Areas"));
   const input = document.createElement("input");
   input.type = "text";
   input.id = inputId;
   input.maxLength = options.maxLength ?? 100;
-  input.placeholder = "Type an area, press Enter";
+  input.placeholder = t("Type an area, press Enter");
   input.setAttribute("enterkeyhint", "enter");
   if (describedBy) input.setAttribute("aria-describedby", describedBy);
   const hidden = document.createElement("div");
@@ -54,7 +55,7 @@ export function createChipEditor(host: HTMLElement, options: ChipEditorOptions):
         const remove = document.createElement("button");
         remove.type = "button";
         remove.textContent = "×";
-        remove.setAttribute("aria-label", `Remove ${area}`);
+        remove.setAttribute("aria-label", t("Remove {area}", { area }));
         remove.addEventListener("click", () => {
           chips = chips.filter((_, i) => i !== index);
           render();

@@ -4,6 +4,7 @@ import { api, errorText } from "../../lib/api";
 import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import { type AreaOption, type Machine, type StatusOption } from "./types";
+import { t } from "../../lib/i18n";
 
 function today(): string {
   const now = new Date();
@@ -54,29 +55,33 @@ export function MachineDialog({
     setBusy(true);
     try {
       await save();
-      alert(editing ? "Machine updated successfully!" : "Machine created successfully!");
+      alert(editing ? t("Machine updated successfully!") : t("Machine created successfully!"));
       onSaved();
     } catch (err) {
-      const what = editing ? "update" : "create";
-      alert(`Failed to ${what} machine: ${errorText(err, "Unknown error", { showStatus: true })}`);
+      const reason = errorText(err, t("Unknown error"), { showStatus: true });
+      alert(
+        editing
+          ? t("Failed to update machine: {reason}", { reason })
+          : t("Failed to create machine: {reason}", { reason }),
+      );
       setBusy(false);
     }
   }
 
   return (
-    <Dialog id={id} title={machine ? `Edit Machine #${machine.machine_id}` : "Add Machine"} onClose={onClose}>
+    <Dialog id={id} title={machine ? t("Edit Machine #{id}", { id: machine.machine_id }) : t("Add Machine")} onClose={onClose}>
       <form onSubmit={submit}>
         {editing && (
-          <Field id="machine-edit-name" label="Machine Name" required>
+          <Field id="machine-edit-name" label={t("Machine Name")} required>
             <input id="machine-edit-name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           </Field>
         )}
-        <Field id={`${id}-area`} label="Area" required>
+        <Field id={`${id}-area`} label={t("Area")} required>
           <select id={`${id}-area`} required value={areaId} onChange={(e) => setAreaId(e.target.value)}>
             {editing && !areas.some((a) => String(a.Area_id) === areaId) && (
-              <option value={areaId}>{`Area ${areaId}`}</option>
+              <option value={areaId}>{t("Area {id}", { id: areaId })}</option>
             )}
-            {!editing && <option value="">Select area</option>}
+            {!editing && <option value="">{t("Select area")}</option>}
             {areas.map((a) => (
               <option key={a.Area_id} value={a.Area_id}>
                 {a.Area_Name}
@@ -85,9 +90,9 @@ export function MachineDialog({
           </select>
         </Field>
         {editing ? (
-          <Field id="machine-edit-status" label="Status">
+          <Field id="machine-edit-status" label={t("Status")}>
             <select id="machine-edit-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option value="">No Status</option>
+              <option value="">{t("No Status")}</option>
               {statuses.map((s) => (
                 <option key={s.Mach_status_id} value={s.Mach_status_id}>
                   {s.Status}
@@ -96,12 +101,12 @@ export function MachineDialog({
             </select>
           </Field>
         ) : (
-          <Field id="machine-add-start" label="Start Date" required>
+          <Field id="machine-add-start" label={t("Start Date")} required>
             <input id="machine-add-start" type="date" required value={startDate} onChange={(e) => setStartDate(e.target.value)} />
           </Field>
         )}
         <DialogActions onCancel={onClose} busy={busy}>
-          {busy ? (editing ? "Updating..." : "Creating...") : editing ? "Update Machine" : "Add Machine"}
+          {busy ? (editing ? t("Updating...") : t("Creating...")) : editing ? t("Update Machine") : t("Add Machine")}
         </DialogActions>
       </form>
     </Dialog>

@@ -15,6 +15,7 @@ import {
   type MachinePage,
   type StatusOption,
 } from "./types";
+import { formatNumber, t } from "../../lib/i18n";
 
 export interface MachinesTableProps {
   q: string;
@@ -74,7 +75,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       setAreas(listOf<AreaOption>(areaPayload));
       setStatuses(listOf<StatusOption>(statusPayload));
     } catch (err) {
-      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
+      setError(errorText(err, t("Failed to load machine data"), { showStatus: true }));
     } finally {
       setLoading(false);
     }
@@ -85,7 +86,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     try {
       applyMachines(await api.get(machinesPath(q, page, perPage)));
     } catch (err) {
-      setError(errorText(err, "Failed to load machine data", { showStatus: true }));
+      setError(errorText(err, t("Failed to load machine data"), { showStatus: true }));
     } finally {
       setLoading(false);
     }
@@ -118,7 +119,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     <>
       {error && (
         <div className="banner banner--error" role="alert" data-testid="machines-error">
-          <button type="button" className="banner__close" aria-label="Dismiss" onClick={() => setError(null)}>
+          <button type="button" className="banner__close" aria-label={t("Dismiss")} onClick={() => setError(null)}>
             &times;
           </button>
           {error}
@@ -128,50 +129,50 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
         <table className="table" id="machines-table" aria-busy={loading}>
           <thead>
             <tr>
-              <th scope="col">Machine ID</th>
-              <th scope="col">Machine Name</th>
-              <th scope="col">Area</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last reading</th>
+              <th scope="col">{t("Machine ID")}</th>
+              <th scope="col">{t("Machine Name")}</th>
+              <th scope="col">{t("Area")}</th>
+              <th scope="col">{t("Status")}</th>
+              <th scope="col">{t("Last reading")}</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t("Actions")}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {loading ? (
               <tr className="table__empty">
-                <td colSpan={6}>Loading machines...</td>
+                <td colSpan={6}>{t("Loading machines...")}</td>
               </tr>
             ) : machines.length === 0 ? (
               <tr className="table__empty">
-                <td colSpan={6}>No machines found. Click &apos;Add Machine&apos; to create one.</td>
+                <td colSpan={6}>{t("No machines found. Click 'Add Machine' to create one.")}</td>
               </tr>
             ) : (
               machines.map((m) => (
                 <tr key={m.machine_id}>
-                  <td data-label="Machine ID">#{m.machine_id}</td>
-                  <td data-label="Machine Name">{m.Name}</td>
-                  <td data-label="Area">{areaLabel(m)}</td>
-                  <td data-label="Status">
-                    <span className={statusBadgeClass(m.status_name)}>{m.status_name || "No Status"}</span>
+                  <td data-label={t("Machine ID")}>#{m.machine_id}</td>
+                  <td data-label={t("Machine Name")}>{m.Name}</td>
+                  <td data-label={t("Area")}>{areaLabel(m)}</td>
+                  <td data-label={t("Status")}>
+                    <span className={statusBadgeClass(m.status_name)}>{m.status_name || t("No Status")}</span>
                   </td>
-                  <td data-label="Last reading">{m.lastReading ?? "never"}</td>
-                  <td data-label="Actions">
+                  <td data-label={t("Last reading")}>{m.lastReading ?? t("never")}</td>
+                  <td data-label={t("Actions")}>
                     <button
                       type="button"
                       className="btn btn--small"
-                      aria-label={`Edit machine #${m.machine_id}`}
+                      aria-label={t("Edit machine #{id}", { id: m.machine_id })}
                       onClick={() => setDialog({ kind: "edit", machine: m })}
                     >
-                      Edit
+                      {t("Edit")}
                     </button>{" "}
                     <a
                       className="btn btn--small"
                       href={`/sibol-machines/machines/${m.machine_id}/device`}
-                      aria-label={`Device key of machine #${m.machine_id}`}
+                      aria-label={t("Device key of machine #{id}", { id: m.machine_id })}
                     >
-                      Device
+                      {t("Device")}
                     </a>
                   </td>
                 </tr>
@@ -183,16 +184,20 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       {!loading && (
         <div className="pager">
           <span className="pager__label">
-            {first}-{last} of {total}
+            {t("{first}-{last} of {total}", {
+              first: formatNumber(first),
+              last: formatNumber(last),
+              total: formatNumber(total),
+            })}
           </span>
           {page > 1 && (
             <a className="btn btn--small" rel="prev" href={pageHref(page - 1)}>
-              &lsaquo; Prev
+              &lsaquo; {t("Prev")}
             </a>
           )}
           {last < total && (
             <a className="btn btn--small" rel="next" href={pageHref(page + 1)}>
-              Next &rsaquo;
+              {t("Next")} &rsaquo;
             </a>
           )}
         </div>

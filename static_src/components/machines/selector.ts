@@ -5,6 +5,7 @@
  */
 import { api, errorText } from "../../lib/api";
 import { listOf, type Machine } from "./types";
+import { t } from "../../lib/i18n";
 
 export const SELECTOR_LIMIT = 8;
 export const DEBOUNCE_MS = 150;
@@ -24,12 +25,12 @@ export function createSelector(host: HTMLElement, { current, onChoose }: Selecto
   const label = document.createElement("label");
   label.className = "sr-only";
   label.htmlFor = `${id}-input`;
-  label.textContent = "Machine";
+  label.textContent = t("Machine");
   const input = document.createElement("input");
   input.id = `${id}-input`;
   input.type = "text";
   input.autocomplete = "off";
-  input.placeholder = "Type a machine name";
+  input.placeholder = t("Type a machine name");
   input.value = current?.name ?? "";
   input.setAttribute("role", "combobox");
   input.setAttribute("aria-autocomplete", "list");
@@ -64,7 +65,7 @@ export function createSelector(host: HTMLElement, { current, onChoose }: Selecto
   }
 
   function render() {
-    if (results.length === 0) return note("No machines found");
+    if (results.length === 0) return note(t("No machines found"));
     list.replaceChildren(
       ...results.map((m, i) => {
         const li = document.createElement("li");
@@ -105,7 +106,7 @@ export function createSelector(host: HTMLElement, { current, onChoose }: Selecto
     } catch (err) {
       if (mine !== seq) return;
       results = [];
-      note(errorText(err, "Failed to load machine data", { showStatus: true }));
+      note(errorText(err, t("Failed to load machine data"), { showStatus: true }));
     }
   }
 

@@ -1,4 +1,5 @@
 /** Shapes of /api/machines* (spec section 3 spellings) and helpers to read them. */
+import { t } from "../../lib/i18n";
 
 export interface Machine {
   machine_id: number;
@@ -39,7 +40,7 @@ export function listOf<T>(payload: unknown): T[] {
 
 /** The Area column: the area's name, else 'Area {id}'. */
 export function areaLabel(machine: Machine): string {
-  return machine.Area_Name ? machine.Area_Name : `Area ${machine.Area_id}`;
+  return machine.Area_Name ? machine.Area_Name : t("Area {id}", { id: machine.Area_id });
 }
 
 const STATUS_COLOURS: Record<string, string> = {

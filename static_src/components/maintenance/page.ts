@@ -5,6 +5,7 @@
  */
 import { api } from "../../lib/api";
 import { openDialog, wireDialogs } from "../../lib/dialog";
+import { t } from "../../lib/i18n";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 /** Query parameters that only open a dialog; removed from the address when it closes. */
@@ -17,10 +18,12 @@ export interface PageProps {
 /** Why a chosen file cannot be uploaded, or null when it may be. */
 export function imageProblem(file: { name: string; type: string; size: number }, maxBytes: number): string | null {
   if (!IMAGE_TYPES.includes(file.type)) {
-    return `${file.name || "The file"} is not an image (PNG, JPEG, GIF or WebP).`;
+    return file.name
+      ? t("{name} is not an image (PNG, JPEG, GIF or WebP).", { name: file.name })
+      : t("The file is not an image (PNG, JPEG, GIF or WebP).");
   }
-  if (file.size > maxBytes) return "The image must be 10 MB or smaller.";
-  if (file.size === 0) return `${file.name || "The file"} is empty.`;
+  if (file.size > maxBytes) return t("The image must be 10 MB or smaller.");
+  if (file.size === 0) return file.name ? t("{name} is empty.", { name: file.name }) : t("The file is empty.");
   return null;
 }
 
@@ -141,12 +144,12 @@ export interface RequestValues {
 /** The request form's field errors, as the server would word them (it checks again). */
 export function requestFormErrors(values: RequestValues, today: string): Record<string, string> {
   const errors: Record<string, string> = {};
-  if (!values.assignedTo) errors.assignedTo = "Assigned to is required.";
-  if (!values.issue.trim()) errors.issue = "Issue is required.";
-  if (!values.priority) errors.priority = "Priority is required.";
-  if (!values.dueDate) errors.dueDate = "Due date is required.";
-  else if (!/^\d{4}-\d{2}-\d{2}$/.test(values.dueDate)) errors.dueDate = "Due date must be a date (YYYY-MM-DD).";
-  else if (values.dueDate < today) errors.dueDate = "Due date cannot be in the past.";
+  if (!values.assignedTo) errors.assignedTo = t("Assigned to is required.");
+  if (!values.issue.trim()) errors.issue = t("Issue is required.");
+  if (!values.priority) errors.priority = t("Priority is required.");
+  if (!values.dueDate) errors.dueDate = t("Due date is required.");
+  else if (!/^\d{4}-\d{2}-\d{2}$/.test(values.dueDate)) errors.dueDate = t("Due date must be a date (YYYY-MM-DD).");
+  else if (values.dueDate < today) errors.dueDate = t("Due date cannot be in the past.");
   return errors;
 }
 
@@ -170,7 +173,7 @@ function checkBeforeSending(form: HTMLFormElement): void {
     // One request per click: a second press while the upload is on its way would post it twice.
     if (submitter instanceof HTMLButtonElement) {
       submitter.disabled = true;
-      submitter.textContent = "Assigning…";
+      submitter.textContent = t("Assigning…");
     }
   });
 }

@@ -1,0 +1,255 @@
+"""Charts drawn on the server as small inline SVG (issue 17, step 2).
+
+They arrive with the page's first response, read without JavaScript, and carry their own text
+equivalent: a <title> and <desc> (named by aria-labelledby) and a <title> on every segment or
+point, which browsers show on hover. Colours are presentation attributes, not style attributes,
+so the Content-Security-Policy needs nothing for them. Chart.js may take over later for
+interaction (static_src/islands/dashboard-panels.ts); each page keeps its figures in a table too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+# Same order as the .swatch colours in dashboard.css and COLOURS in components/dashboard/charts.ts.
+COLOURS = ("#1f7a4d", "#f2a900", "#175cd3", "#c4540a", "#7a3fb8", "#0e8a8a")
+LINE_COLOURS = ("#8cc9a8", "#1f7a4d", "#175cd3")
+_ids = itertools.count(1)
+
+
+def _num(x: float) -> str:
+    """Coordinates with at most 1 decimal and no trailing zeros (small markup)."""
+    text = f"{x:.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _figure(value: float) -> str:
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def _open(kind: str, width: int, height: int, title: str, desc: str, extra: str = "") -> str:
+    uid = f"svgchart{next(_ids)}"
+    return (
+        f'<svg class="chart__svg chart__svg--{kind}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="{uid}t {uid}d" xmlns="http://www.w3.org/2000/svg"{extra}>'
+        f'<title id="{uid}t">{escape(title)}</title><desc id="{uid}d">{escape(desc)}</desc>'
+    )
+
+
+def doughnut(
+    labels: Sequence[str],
+    values: Sequence[float],
+    *,
+    title: str,
+    desc: str,
+    unit: str = "",
+    size: int = 240,
+    empty: str = "",
+) -> Markup:
+    """A doughnut: one arc per label (stroke-dasharray on a circle), clockwise from the top."""
+    centre = size / 2
+    width = size * 0.22
+    radius = centre - width / 2 - 2
+    circumference = 2 * math.pi * radius
+    total = sum(v for v in values if v and v > 0)
+    parts = [_open("doughnut", size, size, title, desc)]
+    parts.append(
+        f'<circle cx="{_num(centre)}" cy="{_num(centre)}" r="{_num(radius)}" fill="none" '
+        f'stroke="#e4eae7" stroke-width="{_num(width)}"></circle>'
+    )
+    if total <= 0:
+        if empty:
+            parts.append(
+                f'<text x="{_num(centre)}" y="{_num(size - 4)}" text-anchor="middle" font-size="12">'
+                f"{escape(empty)}</text>"
+            )
+        parts.append("</svg>")
+        return Markup("".join(parts))  # noqa: S704 - every text above is escaped
+    offset = 0.0
+    gap = 1.5 if sum(1 for v in values if v and v > 0) > 1 else 0.0
+    for i, (label, value) in enumerate(zip(labels, values, strict=False)):
+        if not value or value <= 0:
+            continue
+        length = circumference * value / total
+        dash = max(length - gap, 0.5)
+        parts.append(
+            f'<circle cx="{_num(centre)}" cy="{_num(centre)}" r="{_num(radius)}" fill="none" '
+            f'stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="{_num(width)}" '
+            f'stroke-dasharray="{_num(dash)} {_num(circumference - dash)}" '
+            f'stroke-dashoffset="{_num(-offset)}" transform="rotate(-90 {_num(centre)} {_num(centre)})">'
+            f"<title>{escape(label)}: {escape(_figure(value))}{' ' + escape(unit) if unit else ''}</title>"
+            "</circle>"
+        )
+        offset += length
+    parts.append("</svg>")
+    return Markup("".join(parts))  # noqa: S704 - every text above is escaped
+
+
+def _nice_max(value: float) -> tuple[float, float]:
+    """A round upper bound of the axis and its tick step (about 4-5 ticks)."""
+    if value <= 0:
+        return 1.0, 0.25
+    raw = value / 4
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    return step * math.ceil(value / step), step
+
+
+def line_chart(
+    categories: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    *,
+    title: str,
+    desc: str,
+    y_label: str,
+    unit: str = "",
+    width: int = 640,
+    height: int = 260,
+    colours: Sequence[str] | None = None,
+    short_labels: Sequence[str] | None = None,
+    from_zero: bool = True,
+    max_dots: int = 60,
+) -> Markup:
+    """Lines over categories (months, hours), one per series, with a y axis (from zero, or around
+    the values with from_zero=False), category labels and a legend. A missing value (None) breaks
+    its line. Beyond max_dots points per series the points carry no dot (the table has them)."""
+    colours = colours or LINE_COLOURS
+    left, right, top, bottom = 48, 10, 12, 48 if len(series) > 1 else 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    present = [float(v) for _, vals in series for v in vals if v is not None]
+    highest = max(present, default=0.0)
+    y_min = 0.0
+    if not from_zero and present:
+        lowest = min(present)
+        spread = highest - lowest
+        if spread <= abs(highest) * 1e-6:  # flat (or float noise): a band around the value
+            spread = abs(highest) or 1.0
+        _span, step = _nice_max(spread)
+        y_min = step * math.floor(lowest / step)
+        y_max = y_min + step * math.ceil((highest - y_min) / step or 1)
+    else:
+        y_max, step = _nice_max(highest)
+    n = max(len(categories), 1)
+
+    def x_at(i: int) -> float:
+        return left + (plot_w * (i + 0.5) / n)
+
+    def y_at(v: float) -> float:
+        return top + plot_h - plot_h * (v - y_min) / (y_max - y_min)
+
+    parts = [_open("line", width, height, title, desc)]
+    parts.append('<g font-size="11" fill="#5d6b64">')
+    for k in range(min(20, round((y_max - y_min) / step)) + 1):
+        tick = y_min + k * step
+        y = y_at(tick)
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e4eae7"></line>'
+            f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end">{escape(_figure(tick))}</text>'
+        )
+    labels = short_labels or categories
+    every = max(1, math.ceil(n / 12))
+    for i, label in enumerate(labels):
+        if i % every == 0:
+            parts.append(
+                f'<text x="{_num(x_at(i))}" y="{top + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
+            )
+    parts.append(
+        f'<text transform="rotate(-90)" x="{_num(-(top + plot_h / 2))}" y="12" text-anchor="middle">'
+        f"{escape(y_label)}</text></g>"
+    )
+    for s, (name, values) in enumerate(series):
+        colour = colours[(s + len(colours) - len(series)) % len(colours)]
+        runs: list[list[tuple[float, float]]] = [[]]
+        dots = []
+        for i, v in enumerate(values):
+            if v is None:
+                runs.append([])
+                continue
+            point = (x_at(i), y_at(float(v)))
+            runs[-1].append(point)
+            if len(values) > max_dots:
+                continue
+            cat = categories[i] if i < len(categories) else ""
+            dots.append(
+                f'<circle cx="{_num(point[0])}" cy="{_num(point[1])}" r="3" fill="{colour}">'
+                f"<title>{escape(name)} {escape(cat)}: {escape(_figure(float(v)))}"
+                f"{' ' + escape(unit) if unit else ''}</title></circle>"
+            )
+        for run in runs:
+            if len(run) > 1:
+                points = " ".join(f"{_num(x)},{_num(y)}" for x, y in run)
+                parts.append(
+                    f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"></polyline>'
+                )
+        parts.extend(dots)
+    if len(series) > 1:
+        x = left
+        y = height - 10
+        for s, (name, _values) in enumerate(series):
+            colour = colours[(s + len(colours) - len(series)) % len(colours)]
+            parts.append(
+                f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{colour}"></rect>'
+                f'<text x="{x + 16}" y="{y}" font-size="11" fill="#1d2521">{escape(name)}</text>'
+            )
+            x += 24 + 7 * len(name)
+    parts.append("</svg>")
+    return Markup("".join(parts))  # noqa: S704 - every text above is escaped
+
+
+def bar_chart(
+    categories: Sequence[str],
+    values: Sequence[float | None],
+    *,
+    title: str,
+    desc: str,
+    y_label: str,
+    unit: str = "",
+    width: int = 640,
+    height: int = 200,
+    colour: str = COLOURS[0],
+    short_labels: Sequence[str] | None = None,
+) -> Markup:
+    """Bars from zero, one per category, with a y axis and category labels."""
+    left, right, top, bottom = 48, 10, 12, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    highest = max((v for v in values if v is not None), default=0.0)
+    y_max, step = _nice_max(float(highest))
+    n = max(len(categories), 1)
+    slot = plot_w / n
+    parts = [_open("bar", width, height, title, desc)]
+    parts.append('<g font-size="11" fill="#5d6b64">')
+    for k in range(min(20, round(y_max / step)) + 1):
+        tick = k * step
+        y = top + plot_h - plot_h * tick / y_max
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e4eae7"></line>'
+            f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end">{escape(_figure(tick))}</text>'
+        )
+    labels = short_labels or categories
+    every = max(1, math.ceil(n / 12))
+    for i, label in enumerate(labels):
+        if i % every == 0:
+            parts.append(
+                f'<text x="{_num(left + slot * (i + 0.5))}" y="{top + plot_h + 16}" text-anchor="middle">'
+                f"{escape(label)}</text>"
+            )
+    parts.append(
+        f'<text transform="rotate(-90)" x="{_num(-(top + plot_h / 2))}" y="12" text-anchor="middle">'
+        f"{escape(y_label)}</text></g>"
+    )
+    for i, v in enumerate(values):
+        if v is None or v <= 0:
+            continue
+        h = plot_h * float(v) / y_max
+        cat = categories[i] if i < len(categories) else ""
+        parts.append(
+            f'<rect x="{_num(left + slot * i + slot * 0.15)}" y="{_num(top + plot_h - h)}" '
+            f'width="{_num(slot * 0.7)}" height="{_num(h)}" fill="{colour}">'
+            f"<title>{escape(cat)}: {escape(_figure(float(v)))}{' ' + escape(unit) if unit else ''}</title></rect>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))  # noqa: S704 - every text above is escaped

@@ -1,0 +1,117 @@
+"""CSV exports of telemetry: the machine alerts table (the state and machine it shows, every alert,
+where the page shows the newest 200) and a metric's readings series (sibol/export.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask import Response
+from flask_babel import lazy_gettext as _l
+
+from ..export import csv_response, stream_rows
+from ..models import Machine
+from ..models.telemetry import Alert
+from . import alerts
+from .metrics import metric_info
+from .rollups import Point
+
+ALERT_HEADERS = (
+    _l("Machine"),
+    _l("Metric"),
+    _l("Value"),
+    _l("Unit"),
+    _l("Healthy range"),
+    _l("Opened"),
+    _l("Closed"),
+    _l("Acknowledged"),
+)
+
+
+def _number(value: float | None) -> str:
+    """A range bound as the page shows it (%g)."""
+    return "" if value is None else f"{value:g}"
+
+
+def alerts_csv(state: str, machine_id: int | None) -> Response:
+    statement = (
+        alerts.alerts_query(state, machine_id)
+        .add_columns(Machine.name)
+        .outerjoin(Machine, Machine.id == Alert.machine_id)
+    )
+
+    def shape(row):
+        alert, name = row
+        silent = alert.metric == alerts.SILENT
+        label = "Silent" if silent else metric_info(alert.metric).label
+        unit = "" if silent else metric_info(alert.metric).unit
+        healthy = f"{_number(alert.low)}–{_number(alert.high)}" if alert.low is not None else ""
+        return (
+            name or f"#{alert.machine_id}",
+            label,
+            alert.value,
+            unit,
+            healthy,
+            alert.opened_at,
+            alert.closed_at or "open",
+            alert.acknowledged_by_name or "no",
+        )
+
+    return csv_response(f"alerts-{state}", ALERT_HEADERS, stream_rows(statement), shape)
+
+
+READING_HEADERS = (_l("Time"), _l("Metric"), _l("Min"), _l("Max"), _l("Average"), _l("Readings"), _l("Unit"))
+
+
+def readings_csv(machine_id: int, metric: str, bucket: str, points: Iterable[Point]) -> Response:
+    """One metric's readings (bucket raw) or buckets of them, as the series endpoint answers."""
+    info = metric_info(metric)
+
+    def shape(p: Point):
+        return (
+            p.ts,
+            info.label,
+            _number(p.min),
+            _number(p.max),
+            _number(round(p.avg, 4)),
+            p.count,
+            info.unit,
+        )
+
+    return csv_response(f"machine-{machine_id}-{metric}-{bucket}", READING_HEADERS, points, shape)
+
+
+ANALYTICS_HEADERS = (
+    _l("Metric"),
+    _l("Unit"),
+    _l("Period (UTC)"),
+    _l("Min"),
+    _l("Average"),
+    _l("Max"),
+    _l("Readings"),
+)
+PERIOD_FORMATS = {"1h": "%Y-%m-%d %H:00", "1d": "%Y-%m-%d", "1mo": "%Y-%m"}
+
+
+def analytics_csv(machine_id: int, range_key: str) -> Response:
+    """The Analytics tab's tables (one per metric) as one file: a row per metric and period.
+    Bounded by the range (at most a year of days or 12 months), so read as the tab reads it."""
+    from .views import analytics
+
+    figures = analytics(machine_id, range_key)
+    fmt = PERIOD_FORMATS[figures["bucket"]]
+    rows = [
+        (chart["label"], chart["unit"], period.strftime(fmt), _figure(lo), _figure(avg), _figure(hi), n)
+        for chart in figures["charts"]
+        for period, lo, avg, hi, n in chart["rows"]
+    ]
+    return csv_response(
+        f"machine-{machine_id}-analytics-{range_key}", ANALYTICS_HEADERS, rows, lambda row: row
+    )
+
+
+def _figure(shown: str) -> float | None:
+    """A figure as the tab shows it ("1,234", "6.5", "–") back to a number a spreadsheet sums."""
+    try:
+        return float(shown.replace(",", ""))
+    except ValueError:
+        return None

@@ -1,0 +1,56 @@
+"""Issue 17: Analytics charts drawn on the server with axes (energy and waste fed as bars, each
+metric's averages as a line), readable without JavaScript, beside their tables."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from xml.etree import ElementTree
+
+import pytest
+
+from sibol.models import RoleId
+from tests.factories import make_account
+from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_telemetry import device, healthy, keyed_machine
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse_svg(text: str) -> ElementTree.Element:
+    return ElementTree.fromstring(text)  # noqa: S314 - the app's own output, in a test
+
+
+@pytest.fixture(autouse=True)
+def _fresh_identity(app):
+    fresh_identity_per_request(app)
+
+
+def card_svg(page: str, card_id: str) -> ElementTree.Element:
+    part = page[page.index(f'id="{card_id}"') :]
+    return parse_svg(re.search(r"<svg .*?</svg>", part, re.S).group(0))
+
+
+def test_analytics_cards_carry_svg_charts_with_axes_and_titles(app, client):
+    staff = make_account(role=RoleId.STAFF)
+    machine, key = keyed_machine()
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=2)
+    readings = [
+        healthy(ts=(hour + timedelta(minutes=m)).isoformat(), voltage_v=200.0, current_a=5.0, weight_kg=10.0)
+        for m in (0, 20, 40)
+    ] + [healthy(ts=(hour + timedelta(hours=1)).isoformat(), voltage_v=200.0, current_a=10.0, weight_kg=5.0)]
+    client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
+    page = session_client(app, staff).get(f"/sibol-machines?tab=analytics&machine={machine.id}&range=24h")
+    html = page.get_data(as_text=True)
+    energy = card_svg(html, "energy")
+    assert energy.find(f"{SVG}title").text == "Energy produced"
+    bars = [r.find(f"{SVG}title").text for r in energy.findall(f"{SVG}rect")]
+    label = hour.strftime("%b %d %H:00")
+    assert bars[0] == f"{label}: 1 kWh" and bars[1].endswith(": 2 kWh")
+    assert "kWh" in [t.text for t in energy.iter(f"{SVG}text")]  # the y axis label
+    waste = card_svg(html, "waste-fed")
+    assert [r.find(f"{SVG}title").text for r in waste.findall(f"{SVG}rect")][0] == f"{label}: 30 kg"
+    ph = card_svg(html, "metric-ph")
+    assert ph.find(f"{SVG}title").text.startswith("pH")
+    assert ph.findall(f"{SVG}polyline") and ph.find(f"{SVG}desc").text == "The figures are in the table."
+    assert "<td>7.1</td>" in html  # the table stays

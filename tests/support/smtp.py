@@ -1,0 +1,31 @@
+"""A real SMTP server for the e-mail tests (aiosmtpd on a free loopback port) and its inbox."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from aiosmtpd.controller import Controller
+
+from tests.auth_oauth_provider import free_port
+
+
+class Inbox:
+    """Keeps every message the server accepts (aiosmtpd envelopes)."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
+        self.messages.append(envelope)
+        return "250 Message accepted for delivery"
+
+
+def smtp_server() -> Iterator[tuple[Controller, Inbox]]:
+    """For a module-scoped fixture: `yield from smtp_server()`."""
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        yield controller, inbox
+    finally:
+        controller.stop()
