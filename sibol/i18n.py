@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, get_locale, refresh
+from flask_babel import Babel, get_locale, get_translations, refresh
 from flask_login import current_user
 from markupsafe import Markup
 
@@ -59,6 +60,19 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's conventional name for "no-op
     """Marks a module-level English text for extraction; translate it where it is used with
     gettext(TEXT). The constant stays a plain str (tests and comparisons read it in English)."""
     return text
+
+
+def bound_gettext() -> Callable[..., str]:
+    """gettext bound to this request's catalogue, for a text translated once per row of a list.
+    Flask-Babel's gettext looks up the domain, the locale and the catalogue on every call (about
+    10 us, a tenth of a machines page's API time for its "5 min ago" texts; issue 17)."""
+    ugettext = get_translations().ugettext
+
+    def gettext(string: str, **variables: object) -> str:
+        text = ugettext(string)
+        return text % variables if variables else text
+
+    return gettext
 
 
 def current_language() -> str:

@@ -132,7 +132,8 @@ def _hide_foreign_objects(sess: Session, barangay_id: int) -> None:
     request the map holds only the signed-in account; tests share one session across requests,
     so the objects are put back when the scope ends (clear_scope) rather than discarded."""
     me = signed_in_account()
-    keep = {id(me), id(getattr(me, "barangay", None))} if me is not None else set()
+    # The account's own barangay only when loaded: reading it here would load it on every request.
+    keep = {id(me), id(me.__dict__.get("barangay"))} if me is not None else set()
     pending = set(map(id, sess.dirty)) | set(map(id, sess.new))  # never lose unflushed changes
     hidden: list = sess.info.setdefault(HIDDEN_KEY, [])
     for obj in list(sess.identity_map.values()):

@@ -6,14 +6,14 @@ import json
 from functools import lru_cache
 from typing import cast
 
-from sqlalchemy import Select, Table, bindparam, func, or_, outerjoin, select
+from sqlalchemy import Select, Table, func, or_, outerjoin, select
 from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..listing import Page, last_page, like_contains
-from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, Role
+from ..models import MODULES, ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, ModuleId, Role
 from ..models.admin import AuditEntry
-from ..models.core import account_modules
+from ..models.core import module_ids_column, parse_module_ids
 
 # Reference lists ------------------------------------------------------------------------
 
@@ -64,9 +64,10 @@ def list_account_rows(
     q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
 ) -> Page:
     """list_accounts as plain rows for /api (issue 17): each item is (row, [(module id, name)...])
-    with the fields account_json reads, in two SELECTs and no ORM objects. The accounts are
-    scoped like every Account query (the entity's loader criteria); their role, barangay and
-    modules are read through the tables (an ORM entity there would add its criteria again)."""
+    with the fields account_json reads, in one SELECT (two with a page's COUNT) and no ORM
+    objects. The accounts are scoped like every Account query (the entity's loader criteria);
+    their role, barangay and module ids are read through the tables (an ORM entity there would
+    add its criteria again)."""
     q = (q or "").strip()
     # Without a search the statements do not depend on the request: built once per role filter.
     count_query, query = _account_row_statements(role_id) if not q else _account_row_query(q, role_id)
@@ -79,11 +80,12 @@ def list_account_rows(
         page = last_page(page, total, per_page)
         per_page_shown = per_page
         rows = list(db.session.execute(query.offset((page - 1) * per_page).limit(per_page)))
-    modules: dict[int, list[tuple[int, str]]] = {row.id: [] for row in rows}
-    if rows:
-        for account_id, module_id, name in db.session.execute(_account_modules(), {"ids": list(modules)}):
-            modules[account_id].append((module_id, name))
-    return Page([(row, modules[row.id]) for row in rows], total, page, per_page_shown)
+    # The modules come with each row (their ids), named from the fixed reference list.
+    items = [
+        (row, [(m, MODULES[ModuleId(m)][1]) for m in sorted(parse_module_ids(row.module_ids))])
+        for row in rows
+    ]
+    return Page(items, total, page, per_page_shown)
 
 
 @lru_cache(maxsize=16)
@@ -110,6 +112,7 @@ def _account_row_query(q: str, role_id: int | None) -> tuple[Select, Select]:
             Account.is_enabled,
             Account.status,
             Account.created_at,
+            module_ids_column(cast(Table, Account.__table__).c.id),
             maintain_column_froms=False,
         )
         .select_from(
@@ -120,18 +123,6 @@ def _account_row_query(q: str, role_id: int | None) -> tuple[Select, Select]:
         .order_by(Account.id.desc())
     )
     return count_query, query
-
-
-@lru_cache(maxsize=1)
-def _account_modules() -> Select:
-    """(account id, module id, module name) of the accounts `ids`, in module order."""
-    module = cast(Table, Module.__table__)
-    return (
-        select(account_modules.c.account_id, module.c.id, module.c.name)
-        .join(module, module.c.id == account_modules.c.module_id)
-        .where(account_modules.c.account_id.in_(bindparam("ids", expanding=True)))
-        .order_by(account_modules.c.account_id, module.c.id)
-    )
 
 
 def accounts_query(q: str | None = None, role_id: int | None = None) -> Select:

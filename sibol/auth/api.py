@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from flask import Blueprint, current_app, session
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -12,6 +14,7 @@ from ..api import json_body, pick, text_field
 from ..api.tokens import bearer_from_request
 from ..errors import Invalid
 from ..extensions import limiter
+from ..models import MODULES, Module, ModuleId
 from ..serializers import module_json, user_json
 from . import limits, recovery, service
 
@@ -76,7 +79,17 @@ def revoke_all_sessions():
 def allowed_modules():
     """A plain list of entries carrying id, key, name and path: a shape the spec names (section 3).
     (An object {success, modules} would be read by the spec's client as a map of two modules.)"""
-    return [module_json(m) for m in current_user.modules]
+    if "modules" in current_user.__dict__:  # loaded (a page session's account)
+        return [module_json(m) for m in current_user.modules]
+    # A bearer request's account carries its module ids (api/tokens.py); the modules themselves
+    # are the fixed reference rows seeded from MODULES, so no query is needed (issue 17).
+    return [dict(_module_json(module_id)) for module_id in sorted(current_user.module_ids)]
+
+
+@cache
+def _module_json(module_id: int) -> dict:
+    key, name, path = MODULES[ModuleId(module_id)]
+    return module_json(Module(id=module_id, key=key, name=name, path=path))
 
 
 @bp.get("/auth/barangays")

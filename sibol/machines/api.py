@@ -13,6 +13,7 @@ from ..access import module_required
 from ..api import int_field, json_body, text_field
 from ..errors import Invalid
 from ..export import wants_csv
+from ..i18n import bound_gettext
 from ..listing import page_args, page_json
 from ..models import Area, Machine, MachineStatus, ModuleId, utcnow
 from . import exports, service
@@ -43,8 +44,8 @@ def list_machines():
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
     result = service.search_machines(q, page, per_page, with_total=with_total, as_rows=_page_columns)
-    now = utcnow()
-    body = page_json(result, lambda row: _page_row(row, now), success=False)
+    now, gettext = utcnow(), bound_gettext()
+    body = page_json(result, lambda row: _page_row(row, now, gettext), success=False)
     if not with_total:
         body["total"] = None
     return body
@@ -182,7 +183,7 @@ def _page_columns(statement: Select) -> Select:
     )
 
 
-def _page_row(row, now) -> dict:
+def _page_row(row, now, gettext) -> dict:
     """The same fields as machine_json plus _last_reading, from a _page_columns row."""
     from ..telemetry.views import ago
 
@@ -194,7 +195,7 @@ def _page_row(row, now) -> dict:
         "Area_Name": row.area_name,
         "status_id": row.status_id,
         "status_name": row.status_name,
-        **_last_reading(None if last is None else {"last": last, "ago": ago(last, now)}),
+        **_last_reading(None if last is None else {"last": last, "ago": ago(last, now, gettext)}),
     }
 
 

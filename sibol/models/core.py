@@ -5,7 +5,22 @@ from __future__ import annotations
 import enum
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, UniqueConstraint, true
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ColumnElement,
+    DateTime,
+    ForeignKey,
+    Integer,
+    Label,
+    String,
+    Table,
+    UniqueConstraint,
+    event,
+    func,
+    select,
+    true,
+)
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column, relationship
 
 from ..extensions import Model, db
@@ -127,6 +142,29 @@ account_modules = Table(
 )
 
 
+def module_ids_column(account_id: ColumnElement) -> Label:
+    """The module ids of the account `account_id` as one text column ("1,2,6", in no set order),
+    for reading an account's access in the same statement as the account (issue 17)."""
+    return (
+        select(func.group_concat(account_modules.c.module_id))
+        .where(account_modules.c.account_id == account_id)
+        .scalar_subquery()
+        .label("module_ids")
+    )
+
+
+def parse_module_ids(value: str | bytes | None) -> set[int]:
+    """module_ids_column's value as a set (MariaDB's GROUP_CONCAT of integers answers bytes)."""
+    if isinstance(value, bytes):
+        value = value.decode()
+    return {int(part) for part in (value or "").split(",") if part}
+
+
+# Set on an Account by the bearer lookup; dropped whenever its modules change (below).
+BARANGAY_ACTIVE_KEY = "_sibol_barangay_active"
+MODULE_IDS_KEY = "_sibol_module_ids"
+
+
 class Account(Model):
     __tablename__ = "accounts"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -159,11 +197,14 @@ class Account(Model):
     @property
     def is_active(self) -> bool:
         """Only approved, enabled accounts of an active barangay may use the console."""
-        return (
-            self.status == AccountStatus.ACTIVE
-            and bool(self.is_enabled)
-            and (self.barangay is None or self.barangay.is_active is not False)
-        )
+        return self.status == AccountStatus.ACTIVE and bool(self.is_enabled) and self._barangay_active()
+
+    def _barangay_active(self) -> bool:
+        # A bearer request's account comes from one row with its barangay's flag and its module
+        # ids (sibol/api/tokens.py, issue 17): those stand in until the relationship is loaded.
+        if "barangay" not in self.__dict__ and BARANGAY_ACTIVE_KEY in self.__dict__:
+            return bool(self.__dict__[BARANGAY_ACTIVE_KEY])
+        return self.barangay is None or self.barangay.is_active is not False
 
     @property
     def is_city_admin(self) -> bool:
@@ -184,6 +225,9 @@ class Account(Model):
     # Access ---------------------------------------------------------------------------
     @property
     def module_ids(self) -> set[int]:
+        known = self.__dict__.get(MODULE_IDS_KEY)
+        if known is not None and "modules" not in self.__dict__:
+            return known
         return {m.id for m in self.modules}
 
     def has_module(self, module_id: int) -> bool:
@@ -196,6 +240,13 @@ class Account(Model):
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip() or self.username
+
+
+@event.listens_for(Account.modules, "append")
+@event.listens_for(Account.modules, "remove")
+@event.listens_for(Account.modules, "bulk_replace")
+def _forget_known_modules(target, *_args, **_kw) -> None:
+    target.__dict__.pop(MODULE_IDS_KEY, None)
 
 
 class ApiToken(Model):

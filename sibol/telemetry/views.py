@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
@@ -11,6 +12,7 @@ from sqlalchemy import select
 
 from .. import charts as svg_charts
 from ..extensions import db
+from ..i18n import bound_gettext
 from ..localtime import format_pattern
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
@@ -28,8 +30,9 @@ RANGES = OrderedDict(
 SPARK_W, SPARK_H = 240, 48
 
 
-def ago(ts: datetime | None, now: datetime) -> str:
-    """'never', 'just now', '5 min ago', '3 h ago', '2 days ago'."""
+def ago(ts: datetime | None, now: datetime, _: Callable[..., str] = _) -> str:
+    """'never', 'just now', '5 min ago', '3 h ago', '2 days ago'. A list passes
+    i18n.bound_gettext() as `_`, looked up once for all its rows."""
     if ts is None:
         return _("never")
     seconds = max(0, int((now - ts).total_seconds()))
@@ -71,6 +74,7 @@ def sparkline(values: list[float | None], low: float | None = None, high: float 
 def last_reading_times(machine_ids: list[int]) -> dict[int, dict]:
     """machine id -> {"has_key", "last", "ago"} for the Machines table."""
     now = utcnow()
+    gettext = bound_gettext()
     states = {}
     rows = db.session.execute(
         select(DeviceKey.machine_id, DeviceKey.key_hash, DeviceKey.last_reading_at).where(
@@ -78,7 +82,7 @@ def last_reading_times(machine_ids: list[int]) -> dict[int, dict]:
         )
     )
     for machine_id, key_hash, last in rows:
-        states[machine_id] = {"has_key": key_hash is not None, "last": last, "ago": ago(last, now)}
+        states[machine_id] = {"has_key": key_hash is not None, "last": last, "ago": ago(last, now, gettext)}
     return states
 
 
