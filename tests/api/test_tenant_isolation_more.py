@@ -18,8 +18,9 @@ from sqlalchemy import select
 
 from sibol import tenancy
 from sibol.extensions import db
-from sibol.models import Account, Machine
-from sibol.models.household import HouseholdMember, Reward
+from sibol.models import Account, ClaimState, Machine
+from sibol.models.household import HouseholdMember, Reward, RewardClaim
+from sibol.models.machines import ChemicalAdditive, WasteContainer
 from sibol.models.maintenance import MaintenanceRequest
 from sibol.models.telemetry import Reading
 from sibol.telemetry import keys
@@ -171,6 +172,34 @@ def test_ids_of_b_in_a_request_body_are_refused(app, world):
             select(Account.username).where(Account.id.in_(b_rows), Account.barangay_id != b.barangay.id)
         ).all()
         crossed += [f"account {u} moved" for u in moved]
+        # Page forms answer a success with a redirect too: the rows say what happened.
+        for model in (ChemicalAdditive, WasteContainer):
+            if db.session.scalar(
+                select(model.id).where(model.machine_id == b.machine.id, model.barangay_id != b.barangay.id)
+            ):
+                crossed.append(f"a {model.__name__} of A on B's machine")
+        if (
+            db.session.scalar(select(RewardClaim.state).where(RewardClaim.id == b.open_claim.id))
+            != ClaimState.OPEN
+        ):
+            crossed.append("B's open claim was redeemed from A")
+        if db.session.scalar(
+            select(RewardClaim.id).where(
+                RewardClaim.reward_id == b.reward.id, RewardClaim.barangay_id != b.barangay.id
+            )
+        ):
+            crossed.append("a claim of A on B's reward")
+        if db.session.scalar(
+            select(RewardClaim.id).where(
+                RewardClaim.member_id == b.member.id,
+                RewardClaim.id.not_in([b.open_claim.id, b.redeemed_claim.id]),
+            )
+        ):
+            crossed.append("a claim for B's member made from A")
+        if db.session.scalar(
+            select(Account.barangay_id).where(Account.email == "cross@example.test")
+        ) not in (None, a.barangay.id):
+            crossed.append("an account made by A's Admin in B")
     wrong += crossed
     assert wrong == [], "\n".join(wrong)
 
