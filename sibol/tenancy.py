@@ -39,8 +39,9 @@ from sqlalchemy.orm import ORMExecuteState, Session, with_loader_criteria
 
 from .errors import Invalid, NotFound, is_api_path
 from .extensions import Model, db
-from .models import Account, Barangay, ModuleId, RoleId
+from .models import Account, Barangay, Machine, ModuleId, RoleId
 from .models.core import TenantOwned
+from .models.telemetry import Reading, Rollup
 
 SCOPE_KEY = "sibol_barangay_scope"  # Session.info: the barangay id, or None
 NEED_SCOPE_KEY = "sibol_new_rows_need_scope"  # Session.info: City Admin with "All barangays"
@@ -209,10 +210,26 @@ def _scope_statement(state: ORMExecuteState) -> None:
             state.statement = state.statement.where(or_(Account.barangay_id == scope, Account.id == me))  # type: ignore[attr-defined]
         elif cls is Barangay:
             state.statement = state.statement.where(Barangay.id == scope)  # type: ignore[attr-defined]
+        elif cls in THROUGH_MACHINE:
+            state.statement = state.statement.where(_of_scoped_machines(cls, scope))  # type: ignore[attr-defined]
         return
     if state.is_relationship_load:
         return  # relationship loads inherit the criteria of the query that loaded the parent
     state.statement = state.statement.options(*_scope_criteria(scope))
+
+
+# Tables without a barangay column whose rows belong to one machine: their barangay is their
+# machine's. Per-machine reads load the machine through the scoped session first, but aggregates
+# over every machine (the dashboard's and the monthly report's kWh, "has any machine weighed
+# waste?") read them directly, so they are scoped here too.
+THROUGH_MACHINE: tuple[type, ...] = (Reading, Rollup)
+_MACHINES = cast(Table, Machine.__table__)
+
+
+def _of_scoped_machines(cls: Any, scope: int):
+    """cls.machine_id is one of the barangay's machines (a Core subquery on machines' barangay_id
+    index: the ORM criteria are not applied to it again)."""
+    return cls.machine_id.in_(select(_MACHINES.c.id).where(_MACHINES.c.barangay_id == scope))
 
 
 @lru_cache(maxsize=4096)
@@ -227,6 +244,16 @@ def _scope_criteria(scope: int) -> tuple:
         with_loader_criteria(TenantOwned, lambda cls: cls.barangay_id == scope, include_aliases=True),
         with_loader_criteria(Account, lambda cls: cls.barangay_id == scope, include_aliases=True),
         with_loader_criteria(Barangay, lambda cls: cls.id == scope, include_aliases=True),
+        *(
+            with_loader_criteria(
+                through,
+                lambda cls: cls.machine_id.in_(
+                    select(_MACHINES.c.id).where(_MACHINES.c.barangay_id == scope)
+                ),
+                include_aliases=True,
+            )
+            for through in THROUGH_MACHINE
+        ),
     )
 
 

@@ -84,7 +84,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
             "Roles",
         ),
         "status": 201,
-        "errors": ["400", "409", "415"],
+        "errors": ["400", "404", "409", "415"],
     },
     ("api.admin.account", "GET"): {
         "response": answer("user"),

@@ -106,7 +106,8 @@ def check_barangay(barangay_id: int | None) -> int | None:
     if barangay_id is None:
         return None
     if db.session.get(Barangay, barangay_id) is None:
-        raise Invalid(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
+        # Another barangay's id is not found, as one that does not exist (issue 15: 404, not 403).
+        raise NotFound(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id
 
 

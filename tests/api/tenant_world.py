@@ -78,6 +78,12 @@ def _account(barangay: Barangay, mark: str, what: str, role: RoleId, **fields) -
     )
 
 
+def build_world(app) -> tuple[Tenant, Tenant]:
+    """Barangay A (the first one, marker MARK_A) and barangay B (MARK_B), each with everything."""
+    client = app.test_client()
+    return build_tenant(client, "Barangay Fortune", MARK_A), build_tenant(client, "Barangay Malanday", MARK_B)
+
+
 def build_tenant(client, barangay_name: str, mark: str) -> Tenant:
     """Builds the barangay's records as its own people would (new rows take the scope's barangay)."""
     barangay = db.session.scalar(select(Barangay).where(Barangay.name == barangay_name))

@@ -261,7 +261,7 @@ def test_create_makes_the_derived_username_unique(client, h):
         (create_body(Access=[1, 99]), 400, "Access"),
         (create_body(Access=["teleport"]), 400, "Access"),
         (create_body(Access=7), 400, "Access"),
-        (create_body(Barangay_id=99999), 400, "Barangay_id"),
+        (create_body(Barangay_id=99999), 404, "Barangay_id"),  # as another barangay's id
         (create_body(Password="weak"), 400, "Password"),
         (create_body(Email="not-an-email"), 400, "Email"),
         (create_body(FirstName=""), 400, "FirstName"),

@@ -368,7 +368,15 @@ def test_an_admin_cannot_move_an_account_to_another_barangay(client, api_headers
         "Barangay_id": world["ids"]["b"],
     }
     res = client.post("/api/admin/create", headers=api_headers(world["admin_a"]), json=body)
-    assert res.status_code == 400 and res.json["field"] == "Barangay_id"
+    # Issue 15's bad input: a barangay id that is not yours is a 404, as one that does not exist.
+    assert res.status_code == 404 and res.json["field"] == "Barangay_id"
+    missing = client.post(
+        "/api/admin/create", headers=api_headers(world["admin_a"]), json={**body, "Barangay_id": 987654}
+    )
+    assert (
+        missing.status_code == 404
+        and missing.json["message"].replace("987654", str(world["ids"]["b"])) == (res.json["message"])
+    )
     assert db.session.scalar(select(Account).where(Account.email == "ana.lim@example.test")) is None
     barangays = client.get("/api/admin/barangays", headers=api_headers(world["admin_a"])).json
     assert [b["Barangay_Name"] for b in barangays["barangays"]] == ["Barangay Fortune"]

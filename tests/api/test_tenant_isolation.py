@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 
 from sibol.extensions import db
 from sibol.models import Account, RoleId
-from tests.api.tenant_world import MARK_A, MARK_B, Tenant, build_tenant
+from tests.api.tenant_world import MARK_A, MARK_B, Tenant, build_world
 from tests.api.test_access_walk import METHODS
 from tests.factories import make_account
 from tests.factories_admin import session_client
@@ -58,10 +58,7 @@ ID_KINDS: dict[str, Callable[[Tenant], list]] = {
 
 @pytest.fixture
 def world(app):
-    client = app.test_client()
-    a = build_tenant(client, "Barangay Fortune", MARK_A)
-    b = build_tenant(client, "Barangay Malanday", MARK_B)
-    return a, b
+    return build_world(app)
 
 
 def body_for(a: Tenant) -> dict:
@@ -230,9 +227,11 @@ def missing_path(rule: Rule) -> str:
     return path
 
 
-def walk(app, world, want_api: bool) -> tuple[int, list[str]]:
+def walk(app, world, want_api: bool, role: str = "admin") -> tuple[int, list[str]]:
+    """Every rule with an id, filled in with B's ids, as A's account of `role` (the resident's
+    own routes as A's Household account)."""
     a, b = world
-    admin, resident = Caller(app, a.admin), Caller(app, a.household)
+    admin, resident = Caller(app, getattr(a, role)), Caller(app, a.household)
     generic = body_for(a)
     before = snapshot()
     walked, wrong = 0, []

@@ -113,3 +113,39 @@ def test_create_city_admin_command(app):
     assert sorted(account.module_ids) == [1, 2, 3, 4, 5, 6]
     again = runner.invoke(args=["create-city-admin", "MAYOR"])
     assert again.exit_code != 0 and "taken" in again.output
+
+
+def test_readings_and_rollups_are_scoped_through_their_machine(two):
+    """Telemetry rows have no barangay column: their machine's barangay scopes them, also in
+    aggregates over every machine (the dashboard's kWh). Read in both scopes, in turn, so the
+    statement cached for the first barangay is not answered with its value for the second."""
+    from datetime import datetime
+
+    from sibol.models.telemetry import Reading, Rollup
+
+    ts = datetime(2026, 1, 5, 8)
+    for machine, watts in ((two["m_a"], 100.0), (two["m_b"], 7000.0)):
+        db.session.add(Reading(machine_id=machine, ts=ts, voltage_v=watts, current_a=1.0))
+        db.session.add(
+            Rollup(
+                machine_id=machine,
+                period="h",
+                metric="power_w",
+                start=ts,
+                min=watts,
+                max=watts,
+                sum=watts,
+                count=1,
+            )
+        )
+    db.session.commit()
+    for _round in range(2):
+        for scope, machine, watts in ((two["a"], two["m_a"], 100.0), (two["b"], two["m_b"], 7000.0)):
+            with tenancy.scoped(scope):
+                assert db.session.scalar(select(func.sum(Rollup.sum))) == watts
+                assert db.session.scalars(select(Rollup.machine_id)).all() == [machine]
+                assert db.session.scalars(select(Reading.voltage_v)).all() == [watts]
+                assert db.session.scalar(select(func.count()).select_from(Reading)) == 1
+                other = two["m_b"] if machine == two["m_a"] else two["m_a"]
+                assert db.session.get(Rollup, (other, "h", "power_w", ts)) is None
+    assert db.session.scalar(select(func.sum(Rollup.sum))) == 7100.0
