@@ -68,7 +68,7 @@ def create_barangay():
     barangay = service.create_barangay(body.get("name"))
     return {
         "success": True,
-        "message": f"Barangay {barangay.name} created.",
+        "message": _("Barangay %(name)s created.", name=barangay.name),
         "barangay": barangay_json(barangay),
     }, 201
 

@@ -336,6 +336,15 @@ def test_city_and_tenancy_messages_are_filipino(client, api_headers):
     assert res.status_code == 404 and res.json["message"] == "Hindi nahanap ang barangay."
     res = client.post("/api/city/barangays", json={"name": "  "}, headers=h)
     assert res.status_code == 400 and res.json["message"] == "Kailangan ang pangalan."
+    res = client.post("/api/city/barangays", json={"name": "San Roque"}, headers=h)
+    assert res.status_code == 201 and res.json["message"] == "Nagawa ang Barangay San Roque."
+
+
+def test_profile_name_error_is_filipino(client, api_headers):
+    h = {**api_headers(make_account(role=RoleId.STAFF)), **FIL}
+    res = client.put("/api/me", json={"firstName": "R2-D2!"}, headers=h)
+    assert res.status_code == 400, res.json
+    assert "may hold only" not in str(res.json) and "Mga titik, espasyo" in res.json["message"]
 
 
 def test_notifications_are_written_in_each_readers_language(client, app):
