@@ -22,6 +22,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 from flask import Response, request, stream_with_context
+from flask_babel import gettext as _
 from sqlalchemy import Select
 from sqlalchemy.orm import raiseload
 
@@ -46,7 +47,7 @@ def wants_csv() -> bool:
     if raw is not None:
         value = raw.strip().lower()
         if value and value not in FORMATS:
-            raise Invalid("format must be csv (or json).", field="format")
+            raise Invalid(_("format must be csv (or json)."), field="format")
         return value == "csv"
     accept = request.accept_mimetypes
     if CSV_MIMETYPE not in accept.values():  # only an explicit text/csv counts, never */*

@@ -121,6 +121,8 @@ _ATTRIBUTE = re.compile(rf"""\s({_ATTRIBUTE_NAMES})\s*=\s*("[^"]*"|'[^']*')""", 
 _SUBMIT_VALUE = re.compile(r"""\svalue\s*=\s*("[^"]*"|'[^']*')""", re.S)
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _ENTITY = re.compile(r"&#?[a-zA-Z0-9]+;")
+# A fallback text printed as it is: {{ value if value else 'never' }}, {{ email or "none" }}.
+_FALLBACK = re.compile(r"""\b(?:else|or)\s+("[^"]*"|'[^']*')\s*-?\}\}$""")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -146,6 +148,9 @@ def template_literals(source: str) -> Iterator[Literal]:
             yield Literal(source.count("\n", 0, position + len(text) - len(text.lstrip())) + 1, text.strip())
         position = match.end()
         token = match.group(0)
+        fallback = _FALLBACK.search(token) if token.startswith("{{") else None
+        if fallback and not fallback.group(1)[1:].startswith("/") and _is_literal(fallback.group(1)[1:-1]):
+            yield Literal(source.count("\n", 0, match.start()) + 1, fallback.group(1))
         if token.startswith("<") and not token.startswith(("<!--", "</")):
             for attribute in _ATTRIBUTE.finditer(token):
                 if _is_literal(attribute.group(2)[1:-1]):

@@ -13,6 +13,7 @@ and points with the language's grouping.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date as babel_format_date
@@ -26,7 +27,19 @@ TIME_FORMAT = "%-I:%M %p"
 DATE_PATTERN = "MMM d, y"  # the same in Babel's (CLDR) notation, in the reader's language
 TIME_PATTERN = "h:mm a"
 # strftime formats templates pass to local_date, and the same in CLDR notation.
-CLDR_PATTERNS = {DATE_FORMAT: DATE_PATTERN, "%A, %B %-d, %Y": "EEEE, MMMM d, y", "%b %d, %Y": "MMM dd, y"}
+CLDR_PATTERNS = {
+    DATE_FORMAT: DATE_PATTERN,
+    "%A, %B %-d, %Y": "EEEE, MMMM d, y",
+    "%A, %d %B %Y": "EEEE, dd MMMM y",
+    "%b %d, %Y": "MMM dd, y",
+}
+
+ENGLISH_MONTHS = {
+    name: n
+    for n, name in enumerate(
+        "January February March April May June July August September October November December".split(), 1
+    )
+}
 
 
 def locale_code() -> str:
@@ -55,6 +68,22 @@ def format_pattern(value: date | datetime, pattern: str) -> str:
 
         return format_datetime(value, pattern, locale=locale_code())
     return babel_format_date(value, pattern, locale=locale_code())
+
+
+def week_label(first: date, last: date) -> str:
+    """A week's first and last days, "Nov 23 – Nov 29, 2026", months in the reader's language."""
+    return f"{format_pattern(first, 'MMM d')} – {format_pattern(last, 'MMM d')}, {last.year}"
+
+
+def month_name(english: str, width: Literal["abbreviated", "narrow", "wide"] = "wide") -> str:
+    """An English month name ("November", as the dashboard's figures carry it) in the reader's
+    language ("Nobyembre"; width "abbreviated": "Nob"); any other text unchanged."""
+    from babel.dates import get_month_names
+
+    number = ENGLISH_MONTHS.get(english)
+    if number is None:
+        return english
+    return str(get_month_names(width, "stand-alone", locale=locale_code())[number])
 
 
 def _format_date(value: date) -> str:
@@ -152,4 +181,5 @@ def init_localtime(app: Flask) -> None:
         local_datetime=local_datetime,
         iso_utc=iso_utc,
         number=number,
+        month_name=month_name,
     )

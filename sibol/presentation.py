@@ -108,6 +108,11 @@ DISPLAY_LABELS = dict(
         "A waste container marked Full": _l("A waste container marked Full"),
         "Your account's own events": _l("Your account's own events"),
         "Not Full": _l("Not Full"),
+        "All areas": _l("All areas"),  # a reward offered everywhere (the sample's stored area)
+        "Last 24 hours": _l("Last 24 hours"),  # the Analytics ranges
+        "Last 7 days": _l("Last 7 days"),
+        "Last 30 days": _l("Last 30 days"),
+        "Last 12 months": _l("Last 12 months"),
         "Open": _l("Open"),
         "Closed": _l("Closed"),
     }

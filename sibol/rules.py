@@ -26,14 +26,17 @@ def text(
 ) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            errors.add(field, f"{label} is required.")
+            errors.add(field, _("%(label)s is required.", label=label))
         return ""
     if not isinstance(value, str):
-        errors.add(field, f"{label} must be text.")
+        errors.add(field, _("%(label)s must be text.", label=label))
         return ""
     value = " ".join(value.split())
     if len(value) > max_length:
-        errors.add(field, f"{label} must be at most {max_length} characters.")
+        errors.add(
+            field,
+            _("%(label)s must be at most %(max_length)s characters.", label=label, max_length=max_length),
+        )
         return ""
     return value
 
@@ -43,7 +46,7 @@ def contact(errors: Errors, value, field: str, label: str) -> str:
     if value and not (
         EMAIL_RE.match(value) or (PHONE_RE.match(value) and sum(c.isdigit() for c in value) >= 7)
     ):
-        errors.add(field, f"{label} must be a phone number or an e-mail address.")
+        errors.add(field, _("%(label)s must be a phone number or an e-mail address.", label=label))
         return ""
     return value
 
@@ -54,28 +57,33 @@ def grams(
     """Kilograms as sent ('1.5', 1.5) -> whole grams. Refuses negatives, text, NaN and infinities."""
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            errors.add(field, f"{label} is required.")
+            errors.add(field, _("%(label)s is required.", label=label))
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        errors.add(field, f"{label} must be a number of kilograms.")
+        errors.add(field, _("%(label)s must be a number of kilograms.", label=label))
         return None
     try:
         kg = Decimal(str(value).strip())
     except InvalidOperation:
-        errors.add(field, f"{label} must be a number of kilograms.")
+        errors.add(field, _("%(label)s must be a number of kilograms.", label=label))
         return None
     if not kg.is_finite():
-        errors.add(field, f"{label} must be a number of kilograms.")
+        errors.add(field, _("%(label)s must be a number of kilograms.", label=label))
         return None
     if kg < 0 or (positive and kg == 0):
-        errors.add(field, f"{label} must be more than 0 kg." if positive else f"{label} cannot be negative.")
+        errors.add(
+            field,
+            _("%(label)s must be more than 0 kg.", label=label)
+            if positive
+            else _("%(label)s cannot be negative.", label=label),
+        )
         return None
     if kg > MAX_KG:
-        errors.add(field, f"{label} must be at most {MAX_KG:,} kg.")
+        errors.add(field, _("%(label)s must be at most %(max)s kg.", label=label, max=f"{MAX_KG:,}"))
         return None
     g = int((kg * 1000).to_integral_value())
     if positive and g == 0:
-        errors.add(field, f"{label} must be at least 0.001 kg.")
+        errors.add(field, _("%(label)s must be at least 0.001 kg.", label=label))
         return None
     return g
 
@@ -92,7 +100,7 @@ def whole(
 ) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            errors.add(field, f"{label} is required.")
+            errors.add(field, _("%(label)s is required.", label=label))
         return None
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
@@ -102,15 +110,18 @@ def whole(
     elif isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,12}\s*", value):
         number = int(value)
     if number is None:
-        errors.add(field, f"{label} must be a whole number.")
+        errors.add(field, _("%(label)s must be a whole number.", label=label))
         return None
     if number < minimum:
         errors.add(
-            field, f"{label} must be {minimum} or more." if minimum else f"{label} cannot be negative."
+            field,
+            _("%(label)s must be %(minimum)s or more.", label=label, minimum=minimum)
+            if minimum
+            else _("%(label)s cannot be negative.", label=label),
         )
         return None
     if number > maximum:
-        errors.add(field, f"{label} must be at most {maximum:,}.")
+        errors.add(field, _("%(label)s must be at most %(max)s.", label=label, max=f"{maximum:,}"))
         return None
     return number
 
@@ -118,7 +129,7 @@ def whole(
 def day(errors: Errors, value, field: str, label: str, *, required: bool = True) -> date | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            errors.add(field, f"{label} is required.")
+            errors.add(field, _("%(label)s is required.", label=label))
         return None
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
         try:
@@ -127,7 +138,7 @@ def day(errors: Errors, value, field: str, label: str, *, required: bool = True)
             parsed = None
         if parsed and 2000 <= parsed.year <= 2100:
             return parsed
-    errors.add(field, f"{label} must be a valid date (YYYY-MM-DD).")
+    errors.add(field, _("%(label)s must be a valid date (YYYY-MM-DD).", label=label))
     return None
 
 
@@ -138,18 +149,19 @@ def choice(errors: Errors, value, field: str, label: str, options: tuple[str, ..
         for option in options:
             if value.strip().lower() == option.lower():
                 return option
-    errors.add(field, f"{label} must be one of: {', '.join(options)}.")
+    errors.add(field, _("%(label)s must be one of: %(value)s.", label=label, value=", ".join(options)))
     return default
 
 
-def area_list(errors: Errors, value, field: str = "areas", label: str = "Area") -> list[str]:
+def area_list(errors: Errors, value, field: str = "areas", label: str | None = None) -> list[str]:
     """Areas as a list of chips, or one text with commas; trimmed, without duplicates, 1 to 20."""
+    label = label or _("Area")
     if isinstance(value, str):
         value = value.split(",")
     if value is None:
         value = []
     if not isinstance(value, list | tuple):
-        errors.add(field, f"{label} must be text or a list of areas.")
+        errors.add(field, _("%(label)s must be text or a list of areas.", label=label))
         return []
     names: list[str] = []
     seen: set[str] = set()
@@ -161,15 +173,15 @@ def area_list(errors: Errors, value, field: str = "areas", label: str = "Area") 
         if not name:
             continue
         if len(name) > 100:
-            errors.add(field, "Each area must be at most 100 characters.")
+            errors.add(field, _("Each area must be at most 100 characters."))
             return []
         if name.lower() not in seen:
             seen.add(name.lower())
             names.append(name)
     if not names:
-        errors.add(field, f"{label} is required.")
+        errors.add(field, _("%(label)s is required.", label=label))
     elif len(names) > 20:
-        errors.add(field, "A collection covers at most 20 areas.")
+        errors.add(field, _("A collection covers at most 20 areas."))
         return []
     return names
 

@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from flask import Flask, current_app, g, has_request_context, request, session
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import Row, Table, event, func, insert, inspect, or_, select
 from sqlalchemy.exc import InvalidRequestError
@@ -334,7 +335,7 @@ def _stamp_new_rows(sess: Session, _context, _instances) -> None:
                     found = first
                 obj.barangay_id = found
             elif scope is not None and obj.barangay_id != scope:
-                raise NotFound("Not found.")
+                raise NotFound(_("Not found."))
         elif isinstance(obj, Account) and obj.role_id != RoleId.CITY_ADMIN:
             if obj.barangay_id is None and obj.barangay is None:
                 if scope is not None:
@@ -345,14 +346,14 @@ def _stamp_new_rows(sess: Session, _context, _instances) -> None:
                     first = first or first_barangay_id(sess)
                     obj.barangay_id = first
             elif scope is not None and obj.barangay_id not in (None, scope):
-                raise NotFound("Not found.")
+                raise NotFound(_("Not found."))
     if scope is None:
         return
     for obj in sess.dirty:
         if isinstance(obj, TenantOwned | Account):
             history = inspect(obj).attrs.barangay_id.history
             if history.has_changes() and obj.barangay_id != scope:
-                raise NotFound("Not found.")  # a scoped request cannot move a row to another barangay
+                raise NotFound(_("Not found."))  # a scoped request cannot move a row to another barangay
 
 
 # Per request -----------------------------------------------------------------------------------
@@ -381,7 +382,7 @@ def scope_request():
     if asked is not None:
         chosen = _parse_id(asked)
         if chosen is None:
-            raise Invalid("barangay_id must be a barangay's id (a whole number).", field=QUERY_ARG)
+            raise Invalid(_("barangay_id must be a barangay's id (a whole number)."), field=QUERY_ARG)
     if account.role_id == RoleId.CITY_ADMIN:
         if request.blueprint in CITY_BLUEPRINTS and asked is None:
             # Barangay management and the city dashboard work across barangays: unscoped, but
@@ -395,7 +396,7 @@ def scope_request():
                 session.pop(FILTER_KEY, None)
                 chosen = None
         elif chosen is None or not _barangay_exists(chosen):
-            raise NotFound("Barangay not found.", field=QUERY_ARG)
+            raise NotFound(_("Barangay not found."), field=QUERY_ARG)
         set_scope(chosen, new_rows_need_scope=True)
         g.sibol_barangay_choice = chosen
         if chosen is None and request.method in ("POST", "PUT", "PATCH", "DELETE") and _changes_tenant_data():
@@ -405,7 +406,7 @@ def scope_request():
     if own is None:
         own = first_barangay_id()
     if asked is not None and chosen != own:
-        raise NotFound("Barangay not found.", field=QUERY_ARG)  # 404, not 403: no hint it exists
+        raise NotFound(_("Barangay not found."), field=QUERY_ARG)  # 404, not 403: no hint it exists
     set_scope(own)
     return None
 

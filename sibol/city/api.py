@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
+from flask_babel import gettext as _
 
 from ..access import module_required
 from ..admin.serializers import account_json
@@ -42,7 +43,7 @@ def totals_json(totals: service.Totals) -> dict:
 def _q() -> str:
     q = request.args.get("q", "")
     if len(q) > 100:
-        raise Invalid("q must be at most 100 characters.", field="q")
+        raise Invalid(_("q must be at most %(n)s characters.", n=100), field="q")
     return q.strip()
 
 
@@ -67,7 +68,7 @@ def create_barangay():
     barangay = service.create_barangay(body.get("name"))
     return {
         "success": True,
-        "message": f"Barangay {barangay.name} created.",
+        "message": _("Barangay %(name)s created.", name=barangay.name),
         "barangay": barangay_json(barangay),
     }, 201
 
@@ -84,9 +85,9 @@ def update_barangay(barangay_id: int):
     body = json_body()
     service.get_barangay(barangay_id)  # 404 before any field error
     if "name" not in body and "isActive" not in body:
-        raise Invalid("Send name and/or isActive.", field="body")
+        raise Invalid(_("Send name and/or isActive."), field="body")
     if "name" in body and body["name"] is None:
-        raise Invalid("Name is required.", field="name")
+        raise Invalid(_("Name is required."), field="name")
     barangay = service.update_barangay(barangay_id, name=body.get("name"), is_active=body.get("isActive"))
     return {"success": True, "barangay": barangay_json(barangay)}
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app, has_app_context
+from flask_babel import gettext as _
 from sqlalchemy import Select, event, func, select
 from sqlalchemy.orm import Session
 
@@ -44,25 +45,25 @@ def get_barangay(barangay_id: int) -> Barangay:
     with tenancy.unscoped():
         barangay = db.session.get(Barangay, barangay_id)
     if barangay is None:
-        raise NotFound("Barangay not found.")
+        raise NotFound(_("Barangay not found."))
     return barangay
 
 
 def clean_name(raw: object, *, exclude_id: int | None = None) -> str:
     """A barangay's name: required, at most 100 characters, not another barangay's (any case)."""
     if raw is not None and not isinstance(raw, str):
-        raise Invalid("Name must be text.", field="name")
+        raise Invalid(_("Name must be text."), field="name")
     name = " ".join((raw or "").split())
     if not name:
-        raise Invalid("Name is required.", field="name")
+        raise Invalid(_("Name is required."), field="name")
     if len(name) > NAME_MAX:
-        raise Invalid(f"Name must be at most {NAME_MAX} characters.", field="name")
+        raise Invalid(_("Name must be at most %(n)s characters.", n=NAME_MAX), field="name")
     with tenancy.unscoped():
         query = select(Barangay.id).where(func.lower(Barangay.name) == name.lower())
         if exclude_id is not None:
             query = query.where(Barangay.id != exclude_id)
         if db.session.scalar(query) is not None:
-            raise Invalid(f"A barangay named {name} already exists.", field="name")
+            raise Invalid(_("A barangay named %(name)s already exists.", name=name), field="name")
     return name
 
 
@@ -82,7 +83,7 @@ def update_barangay(barangay_id: int, *, name: object = None, is_active: object 
         barangay.name = clean_name(name, exclude_id=barangay.id)
     if is_active is not None:
         if not isinstance(is_active, bool):
-            raise Invalid("isActive must be true or false.", field="isActive")
+            raise Invalid(_("isActive must be true or false."), field="isActive")
         barangay.is_active = is_active
     with tenancy.unscoped():
         db.session.commit()
@@ -180,9 +181,9 @@ def appoint_admin(
         with tenancy.unscoped():
             account = db.session.get(Account, account_id)
         if account is None or account.barangay_id != barangay.id:
-            raise NotFound("No account of this barangay has that id.", field="accountId")
+            raise NotFound(_("No account of this barangay has that id."), field="accountId")
         if account.status != AccountStatus.ACTIVE:
-            raise Invalid("Only an approved account can be appointed Admin.", field="accountId")
+            raise Invalid(_("Only an approved account can be appointed Admin."), field="accountId")
         from ..admin.approval import apply_role
         from ..models import Role
 
@@ -204,15 +205,15 @@ def appoint_admin(
     from ..admin import service as admin_service
 
     data = new or {}
-    for field, label in (("firstName", "First name"), ("lastName", "Last name"), ("email", "Email")):
+    for field, label in (("firstName", _("First name")), ("lastName", _("Last name")), ("email", _("Email"))):
         value = data.get(field)
         if not isinstance(value, str) or not value.strip():
-            raise Invalid(f"{label} is required.", field=field)
+            raise Invalid(_("%(label)s is required.", label=label), field=field)
         if len(value.strip()) > (254 if field == "email" else 100):
-            raise Invalid(f"{label} is too long.", field=field)
+            raise Invalid(_("%(label)s is too long.", label=label), field=field)
     actor = tenancy.signed_in_account()
     if actor is None:  # pragma: no cover - the routes are for signed-in City Admins only
-        raise Invalid("Sign in as a City Admin to appoint admins.", field="form")
+        raise Invalid(_("Sign in as a City Admin to appoint admins."), field="form")
     with tenancy.scoped(barangay.id):
         created = admin_service.create_account(
             actor,

@@ -10,7 +10,9 @@ from markupsafe import Markup
 from .. import charts as svg_charts
 from ..access import module_required
 from ..errors import ServiceError
+from ..localtime import month_name
 from ..models import Account, ModuleId, RoleId
+from ..presentation import shown
 from ..rules import kg_text
 from ..validation import field_errors
 from . import service
@@ -52,7 +54,7 @@ def chart_svgs(summary: dict) -> dict:
         waste[p] = svg_charts.doughnut(
             figures["streets"],
             figures["kg"],
-            title=_("%(period)s waste per street", period=service.PERIOD_NAMES.get(p, p)),
+            title=_("%(period)s waste per street", period=shown(service.PERIOD_NAMES.get(p, p))),
             desc=_("Total %(total)s kg; the figures are in the table below.", total=figures["total_text"]),
             unit="kg",
             empty=_("No waste collections recorded yet."),
@@ -62,13 +64,13 @@ def chart_svgs(summary: dict) -> dict:
     if energy["series"]:
         unit = _("kWh") if energy["unit"] == "kWh" else _("kilowatts")
         line = svg_charts.line_chart(
-            energy["months"],
+            [month_name(m) for m in energy["months"]],
             [(str(s["year"]), s["kilowatts"]) for s in energy["series"]],
             title=_("Energy per month"),
             desc=_("One line per year; the figures are in the table below."),
             y_label=_("Unit: %(unit)s", unit=unit),
             unit=unit,
-            short_labels=[m[:3] for m in energy["months"]],
+            short_labels=[month_name(m, "abbreviated") for m in energy["months"]],
         )
     return {"waste": waste, "energy": line}
 
@@ -102,7 +104,8 @@ def _render(
         chart_props={
             "period": period,
             "waste": summary["waste"],
-            "energy": summary["energy"],
+            # The chart's month names in the reader's language (the JSON API keeps English).
+            "energy": {**summary["energy"], "months": [month_name(m) for m in summary["energy"]["months"]]},
         },
     ), status
 

@@ -17,6 +17,7 @@ from .. import rules
 from ..errors import Conflict
 from ..extensions import db
 from ..household.service import upcoming_schedules
+from ..localtime import format_pattern, week_label
 from ..models import EnergyReading, WasteCollection
 
 PERIODS = ("weekly", "monthly", "yearly")
@@ -42,9 +43,9 @@ def period_range(period: str, anchor: date) -> tuple[date, date]:
 def period_label(period: str, start: date, end: date) -> str:
     if period == "weekly":
         last = end - timedelta(days=1)
-        return f"{start:%b} {start.day} – {last:%b} {last.day}, {last.year}"
+        return week_label(start, last)
     if period == "monthly":
-        return f"{start:%B %Y}"
+        return format_pattern(start, "MMMM y")
     return str(start.year)
 
 

@@ -202,7 +202,7 @@ def _page_row(row, now, gettext) -> dict:
 def _last_reading(device: dict | None) -> dict:
     """Telemetry's additive fields on a page of machines: when it last reported."""
     if device is None or device["last"] is None:
-        return {"lastReadingAt": None, "lastReading": "never"}
+        return {"lastReadingAt": None, "lastReading": _("never")}
     return {"lastReadingAt": device["last"].isoformat() + "Z", "lastReading": device["ago"]}
 
 
@@ -215,5 +215,5 @@ def _query() -> str:
     """q of an export: checked like a page's search (at most 100 characters)."""
     q = request.args.get("q", "")
     if len(q) > service.QUERY_MAX:
-        raise Invalid(f"q must be at most {service.QUERY_MAX} characters.", field="q")
+        raise Invalid(_("q must be at most %(n)s characters.", n=service.QUERY_MAX), field="q")
     return q

@@ -67,7 +67,7 @@ def renew(request_id: int):
     req = service.renew_request(
         request_id, actor=current_user, due_date=values["dueDate"], remarks=values["remarks"]
     )
-    return _answer(req, f"Request #{req.request_number} was renewed.")
+    return _answer(req, _("Request #%(n)s was renewed.", n=req.request_number))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/complete")
@@ -75,7 +75,7 @@ def renew(request_id: int):
 def complete(request_id: int):
     values, _rest = _input(("remarks",))
     req = service.complete_request(request_id, actor=current_user, remarks=values["remarks"])
-    return _answer(req, f"Request #{req.request_number} was completed.")
+    return _answer(req, _("Request #%(n)s was completed.", n=req.request_number))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
@@ -84,7 +84,7 @@ def cancel(request_id: int):
     values, _rest = _input(("reason", "remarks"))
     reason = values["reason"] if values["reason"] is not None else values["remarks"]
     req = service.cancel_request(request_id, actor=current_user, reason=reason)
-    return _answer(req, f"Request #{req.request_number} was canceled.")
+    return _answer(req, _("Request #%(n)s was canceled.", n=req.request_number))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/remarks")
@@ -92,7 +92,7 @@ def cancel(request_id: int):
 def remark(request_id: int):
     values, _rest = _input(("remarks",))
     req = service.add_remark(request_id, actor=current_user, remarks=values["remarks"])
-    return _answer(req, "Remark saved.")
+    return _answer(req, _("Remark saved."))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/assign")
@@ -102,7 +102,11 @@ def assign(request_id: int):
     req = service.assign_request(request_id, actor=current_user, assigned_to=values["assignedTo"])
     return _answer(
         req,
-        f"Request #{req.request_number} is now assigned to {req.assignee.full_name if req.assignee else ''}.",
+        _(
+            "Request #%(n)s is now assigned to %(name)s.",
+            n=req.request_number,
+            name=req.assignee.full_name if req.assignee else "",
+        ),
     )
 
 

@@ -187,7 +187,9 @@ def renew(request_id: int):
         req = service.renew_request(
             request_id, actor=current_user, due_date=v["dueDate"], remarks=v["remarks"]
         )
-        return req, f"Request #{req.request_number} was renewed until {fmt_date(req.due_date)}."
+        return req, _(
+            "Request #%(n)s was renewed until %(date)s.", n=req.request_number, date=fmt_date(req.due_date)
+        )
 
     return _act(request_id, action)
 
@@ -219,7 +221,7 @@ def complete(request_id: int):
 
     def action(v):
         req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
-        return req, f"Request #{req.request_number} was completed."
+        return req, _("Request #%(n)s was completed.", n=req.request_number)
 
     return _act(request_id, action)
 
@@ -261,7 +263,7 @@ def undo_cancel(request_id: int):
 
     def action(_v):
         req = service.reopen_request(request_id, actor=current_user)
-        return req, f"Request #{req.request_number} is on-going again."
+        return req, _("Request #%(n)s is on-going again.", n=req.request_number)
 
     return _act(request_id, action)
 
@@ -271,7 +273,7 @@ def undo_cancel(request_id: int):
 def remark(request_id: int):
     def action(v):
         req = service.add_remark(request_id, actor=current_user, remarks=v["remarks"])
-        return req, f"Your remark on request #{req.request_number} was saved."
+        return req, _("Your remark on request #%(n)s was saved.", n=req.request_number)
 
     return _act(request_id, action)
 
@@ -283,7 +285,11 @@ def assign(request_id: int):
         req = service.assign_request(request_id, actor=current_user, assigned_to=v["assignedTo"])
         return (
             req,
-            f"Request #{req.request_number} is now assigned to {req.assignee.full_name if req.assignee else ''}.",
+            _(
+                "Request #%(n)s is now assigned to %(name)s.",
+                n=req.request_number,
+                name=req.assignee.full_name if req.assignee else "",
+            ),
         )
 
     return _act(request_id, action)

@@ -39,8 +39,9 @@ def text_value(value: object, field_name: str, label: str, *, max_length: int, r
     return value
 
 
-def parse_due_date(value: object, field_name: str = "dueDate", label: str = "Due date") -> date:
+def parse_due_date(value: object, field_name: str = "dueDate", label: str | None = None) -> date:
     """A YYYY-MM-DD date, today or later in Asia/Manila."""
+    label = label or _("Due date")
     due: date | None
     if isinstance(value, date) and not isinstance(value, datetime):
         due = value
@@ -100,7 +101,9 @@ def operators() -> list[Account]:
 
 def active_operator(value: object) -> Account:
     """The account a request is assigned to: an active, enabled operator (by id)."""
-    account_id = parse_id(value, "assignedTo", "Assigned to")
+    if value is None or value == "" or (isinstance(value, str) and not value.strip()):
+        raise Invalid(_("Assigned to is required."), field="assignedTo")
+    account_id = parse_id(value, "assignedTo", _("Assigned to"))
     account = db.session.get(Account, account_id)
     if (
         account is None

@@ -157,11 +157,11 @@ def create_request(
     check = errors.check
     # Every field is checked, so a form can show all its errors at once.
     assignee = check(active_operator, assigned_to)
-    issue_text = check(text_value, issue, "issue", "Issue", max_length=MAX_ISSUE, required=True)
+    issue_text = check(text_value, issue, "issue", _("Issue"), max_length=MAX_ISSUE, required=True)
     priority_value = check(parse_priority, priority)
     due = check(parse_due_date, due_date)
     phone = check(
-        text_value, contact, "contactDetails", "Contact detail", max_length=MAX_PHONE, required=False
+        text_value, contact, "contactDetails", _("Contact detail"), max_length=MAX_PHONE, required=False
     )
     images = check(checked_images, files)
     errors.raise_if_any()
@@ -276,7 +276,7 @@ def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
 
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
     get_request(request_id)
-    note = text_value(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=False)
+    note = text_value(remarks, "remarks", _("Remarks"), max_length=MAX_REMARKS, required=False)
     values: dict[str, typing.Any] = {"date_completed": manila_today()}
     if note:
         values["remarks"] = note
@@ -289,7 +289,7 @@ def complete_request(request_id: int, *, actor: Account | None, remarks: object 
 
 def cancel_request(request_id: int, *, actor: Account | None, reason: object) -> MaintenanceRequest:
     _require_ongoing(get_request(request_id), _("canceled"))
-    note = text_value(reason, "remarks", "A reason for canceling", max_length=MAX_REMARKS, required=True)
+    note = text_value(reason, "remarks", _("A reason for canceling"), max_length=MAX_REMARKS, required=True)
     req = _transition(request_id, MaintenanceStatus.CANCELED, cancel_reason=note, remarks=note)
     _event(req, MaintenanceEventKind.CANCELED, actor, note=note)
     db.session.commit()
@@ -323,7 +323,7 @@ def renew_request(
     req = get_request(request_id)
     _require_ongoing(req, _("renewed"))
     due = parse_due_date(due_date, label=_("New due date"))
-    note = text_value(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=True)
+    note = text_value(remarks, "remarks", _("Remarks"), max_length=MAX_REMARKS, required=True)
     req.due_date, req.remarks = due, note
     _event(req, MaintenanceEventKind.RENEWED, actor, note=note, due_date=due)
     db.session.commit()
@@ -332,7 +332,7 @@ def renew_request(
 
 def add_remark(request_id: int, *, actor: Account | None, remarks: object) -> MaintenanceRequest:
     req = get_request(request_id)
-    note = text_value(remarks, "remarks", "Remarks", max_length=MAX_REMARKS, required=True)
+    note = text_value(remarks, "remarks", _("Remarks"), max_length=MAX_REMARKS, required=True)
     req.remarks = note
     _event(req, MaintenanceEventKind.REMARK, actor, note=note)
     db.session.commit()

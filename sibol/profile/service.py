@@ -142,7 +142,10 @@ def sign_out_everywhere(account: Account) -> None:
 def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
     text = rules.text(errors, value, field, label, max_length=100)
     if text and not NAME_RE.match(text):
-        errors.add(field, f"{label} may hold only letters, spaces, hyphens, apostrophes and periods.")
+        errors.add(
+            field,
+            _("%(label)s may hold only letters, spaces, hyphens, apostrophes and periods.", label=label),
+        )
         return ""
     return text
 

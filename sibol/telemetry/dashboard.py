@@ -23,10 +23,14 @@ def _period(period: str, today: date) -> tuple[date, date, str]:
         start = today - timedelta(days=today.weekday())
         end = start + timedelta(days=7)
         last = end - timedelta(days=1)
-        return start, end, f"{start:%b} {start.day} – {last:%b} {last.day}, {last.year}"
+        return start, end, localtime.week_label(start, last)
     if period == "monthly":
         start = today.replace(day=1)
-        return start, date(start.year + (start.month == 12), start.month % 12 + 1, 1), f"{start:%B %Y}"
+        return (
+            start,
+            date(start.year + (start.month == 12), start.month % 12 + 1, 1),
+            localtime.format_pattern(start, "MMMM y"),
+        )
     return date(today.year, 1, 1), date(today.year + 1, 1, 1), str(today.year)
 
 

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from datetime import date
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import event, inspect, select
 from sqlalchemy.orm import Session
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import Account, Machine, ModuleId
 from ..models.machines import WasteContainer
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
 from ..models.telemetry import Notification
-from .notifications import module_holders, notify
+from .notifications import later, module_holders, notify
 
 
 def _changed(obj, attr: str) -> bool:
@@ -42,7 +44,7 @@ def _notify_on_flush(session: Session, _context) -> None:
                     conn,
                     [obj.assignee_id],
                     "maintenance_assigned",
-                    f"Maintenance request #{obj.request_number} assigned to you",
+                    later(N_("Maintenance request #%(n)s assigned to you"), n=obj.request_number),
                     (obj.issue or "")[:300],
                     f"/maintenance?request={obj.request_number}",
                 )
@@ -53,8 +55,8 @@ def _notify_on_flush(session: Session, _context) -> None:
                     conn,
                     module_holders(conn, ModuleId.MACHINES, obj.barangay_id),
                     "container_full",
-                    f"Waste container {obj.container_no} is Full",
-                    f"{name or 'A machine'}, {obj.area}.",
+                    later(N_("Waste container %(no)s is Full"), no=obj.container_no),
+                    later(N_("%(machine)s, %(area)s."), machine=name or _l("A machine"), area=obj.area),
                     f"/sibol-machines?tab=waste-container&machine={obj.machine_id}",
                 )
         elif not is_new and obj.id is not None:
@@ -64,19 +66,20 @@ def _notify_on_flush(session: Session, _context) -> None:
 def _account_events(conn, account: Account) -> None:
     said = []
     # A new password also ends the account's sessions; a hash upgraded at sign-in does not.
+    # (Written when sent, in the account's language: N_ only marks them for the catalogue.)
     if _changed(account, "password_hash") and _changed(account, "session_epoch") and account.password_hash:
-        said.append("Your password was changed.")
+        said.append(N_("Your password was changed."))
     if _changed(account, "role_id"):
-        said.append("Your role was changed.")
+        said.append(N_("Your role was changed."))
     if "modules" in inspect(account).attrs and _changed(account, "modules"):
-        said.append("The modules you can open were changed.")
+        said.append(N_("The modules you can open were changed."))
     for text in said:
         notify(
             conn,
             [account.id],
             "account",
-            text,
-            "If this was not you, contact your administrator.",
+            later(text),
+            later(N_("If this was not you, contact your administrator.")),
             "/dashboard",
         )
 
@@ -112,8 +115,8 @@ def notify_overdue_maintenance(today: date) -> int:
             conn,
             [assignee_id],
             "maintenance_overdue",
-            f"Maintenance request #{number} is past its due date",
-            f"It was due on {due.isoformat()}.",
+            later(N_("Maintenance request #%(n)s is past its due date"), n=number),
+            later(N_("It was due on %(date)s."), date=due.isoformat()),
             f"/maintenance?request={number}",
             ref=ref,
         )

@@ -7,10 +7,12 @@ the response is sent, and on every `flask telemetry-tick`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import cast
 
 from flask import current_app
+from flask_babel import force_locale
 from flask_babel import gettext as _
 from sqlalchemy import Connection, CursorResult, func, insert, select, update
 
@@ -29,6 +31,9 @@ KINDS = {
     "account": "Your account's own events",
 }
 CHANNELS = ("console", "email", "both")
+# A notification's title or body: fixed text, or a function that writes it in the language
+# in force when called (each recipient's own, issue 16: rows_for calls it once per language).
+Text = str | Callable[[], str]
 DEFAULT_CHANNEL = "console"
 
 
@@ -50,18 +55,41 @@ def module_holders(conn: Connection, module: int, barangay_id: int | None = None
     return [r[0] for r in rows]
 
 
+def later(message: str, **values: object) -> Callable[[], str]:
+    """A text written when a recipient's row is: `later(N_("Request #%(n)s ..."), n=7)`."""
+    return lambda: _(message, **values)
+
+
+def languages_of(conn: Connection, account_ids: list[int]) -> dict[int, str]:
+    """Each account's language for what it is sent: its choice, else English (as e-mails)."""
+    from ..emails import recipient_language
+
+    rows = conn.execute(select(Account.id, Account.language).where(Account.id.in_(account_ids)))
+    return {account_id: recipient_language(language) for account_id, language in rows}
+
+
+def written_in(text: Text, language: str) -> str:
+    if isinstance(text, str):
+        return text
+    with force_locale(language):
+        return str(text())
+
+
 def rows_for(
     conn: Connection,
     account_ids: list[int],
     kind: str,
-    title: str,
-    body: str,
+    title: Text,
+    body: Text,
     link: str,
     ref: str | None = None,
 ) -> list[dict]:
-    """Notification rows for the accounts, each following its preference for the kind."""
+    """Notification rows for the accounts, each following its preference for the kind, each
+    written in its reader's language."""
     if not account_ids:
         return []
+    languages = languages_of(conn, account_ids) if callable(title) or callable(body) else {}
+    texts: dict[str, tuple[str, str]] = {}
     prefs = dict(
         conn.execute(
             select(NotificationPreference.account_id, NotificationPreference.channel).where(
@@ -73,12 +101,16 @@ def rows_for(
     rows = []
     for account_id in account_ids:
         channel = prefs.get(account_id, DEFAULT_CHANNEL)
+        language = languages.get(account_id, "en")
+        if language not in texts:
+            texts[language] = (written_in(title, language), written_in(body, language))
+        title_text, body_text = texts[language]
         rows.append(
             {
                 "account_id": account_id,
                 "kind": kind,
-                "title": title[:200],
-                "body": body[:1000],
+                "title": title_text[:200],
+                "body": body_text[:1000],
                 "link": link[:300],
                 "ref": ref,
                 "created_at": now,
@@ -91,7 +123,7 @@ def rows_for(
 
 
 def notify(
-    conn: Connection, account_ids: list[int], kind: str, title: str, body: str, link: str, ref=None
+    conn: Connection, account_ids: list[int], kind: str, title: Text, body: Text, link: str, ref=None
 ) -> int:
     rows = rows_for(conn, account_ids, kind, title, body, link, ref)
     if rows:
@@ -105,16 +137,31 @@ def _fmt(value: float | None) -> str:
 
 def alert_event(alert: Alert, what: str, machine_name: str, last_seen: datetime | None = None) -> int:
     """Tell every holder of module 2 that an alert opened or closed (the caller commits)."""
+    from ..presentation import shown
     from .metrics import metric_info
 
-    if alert.metric == "silent":
-        label = "Silent"
-        detail = f"No reading since {last_seen:%Y-%m-%d %H:%M} UTC." if last_seen else "No reading yet."
-    else:
-        info = metric_info(alert.metric)
-        label = info.label
-        detail = f"{info.label} {_fmt(alert.value)} {info.unit}, healthy range {_fmt(alert.low)}–{_fmt(alert.high)}."
-    title = f"{machine_name}: {label} alert {what}"
+    def label() -> str:
+        return _("Silent") if alert.metric == "silent" else shown(metric_info(alert.metric).label)
+
+    def detail() -> str:
+        if alert.metric == "silent":
+            if last_seen is None:
+                return _("No reading yet.")
+            return _("No reading since %(time)s UTC.", time=f"{last_seen:%Y-%m-%d %H:%M}")
+        return _(
+            "%(metric)s %(value)s %(unit)s, healthy range %(low)s–%(high)s.",
+            metric=label(),
+            value=_fmt(alert.value),
+            unit=metric_info(alert.metric).unit,
+            low=_fmt(alert.low),
+            high=_fmt(alert.high),
+        )
+
+    def title() -> str:
+        if what == "opened":
+            return _("%(machine)s: %(metric)s alert opened", machine=machine_name, metric=label())
+        return _("%(machine)s: %(metric)s alert closed", machine=machine_name, metric=label())
+
     conn = db.session.connection()
     barangay_id = (
         alert.barangay_id

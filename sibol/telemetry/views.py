@@ -16,6 +16,7 @@ from ..i18n import bound_gettext
 from ..localtime import format_pattern
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
+from ..presentation import shown
 from . import alerts, rollups
 from .metrics import metric_info
 
@@ -191,7 +192,7 @@ def analytics(machine_id: int, range_key: str) -> dict:
     }
 
 
-SHORT_LABELS = {"1h": "%H:00", "1d": "%b %-d", "1mo": "%b"}
+SHORT_LABELS = {"1h": "HH:00", "1d": "MMM d", "1mo": "LLL"}  # CLDR: months in the reader's language
 
 
 def _bars(points: list[tuple[datetime, float]], bucket: str, kind: str) -> Markup | None:
@@ -206,7 +207,7 @@ def _bars(points: list[tuple[datetime, float]], bucket: str, kind: str) -> Marku
         desc=_("%(unit)s per period; the figures are in the table.", unit=unit),
         y_label=unit,
         unit=unit,
-        short_labels=[k.strftime(SHORT_LABELS[bucket]) for k, _v in points],
+        short_labels=[format_pattern(k, SHORT_LABELS[bucket]) for k, _v in points],
     )
 
 
@@ -219,11 +220,11 @@ def _draw_axes(charts: list[dict], bucket: str) -> None:
         chart["spark"]["svg"] = svg_charts.line_chart(
             [bucket_label(k, bucket) for k in keys],
             [(_("Average"), averages)],
-            title=_("%(metric)s, average per period", metric=chart["label"]),
+            title=_("%(metric)s, average per period", metric=shown(chart["label"])),
             desc=_("The figures are in the table."),
             y_label=chart["unit"] or "",
             unit=chart["unit"] or "",
-            short_labels=[k.strftime(SHORT_LABELS[bucket]) for k in keys],
+            short_labels=[format_pattern(k, SHORT_LABELS[bucket]) for k in keys],
             from_zero=False,
             height=200,
         )

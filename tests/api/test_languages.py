@@ -6,7 +6,7 @@ cookie, else Accept-Language."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from email import message_from_bytes
 from email.policy import default as default_policy
 
@@ -241,3 +241,151 @@ def test_email_goes_out_in_the_recipients_language(client, api_headers, smtp):
     subject, text, _html = by_to["john@example.test"]
     assert subject == "SIBOL: Your account was approved"
     assert text.startswith("Hello John,") and "was approved" in text
+
+
+# The audit of what a Filipino reader still saw in English -----------------------------------------
+
+
+def _fil_page(app, url: str, role: RoleId = RoleId.ADMIN) -> str:
+    client = session_client(app, make_account(role=role, language="fil"))
+    res = client.get(url)
+    assert res.status_code == 200, res.get_data(as_text=True)[:300]
+    return res.get_data(as_text=True)
+
+
+def test_dates_written_by_hand_now_follow_the_language(app):
+    from tests.factories_household import make_schedule, make_waste
+
+    make_schedule(when=date(2026, 11, 25), person="Ka Pedro")
+    make_waste("Rizal St", date(2026, 11, 25), 2500)
+    html = _fil_page(app, "/household?tab=schedule")
+    assert ">Nob 25, 2026</time>" in html and "Nov 25, 2026" not in html
+    html = _fil_page(app, "/dashboard")
+    assert "(Nob 23 – Nob 29, 2026)" in html and "(Nobyembre 2026)" in html
+    assert "Lingguhang kabuuan:" in html and "Buwanang kabuuan:" in html and "Nov 23" not in html
+    assert "Basura bawat kalye (Lingguhan)" in html and "Weekly" not in html
+    english = session_client(app, make_account(role=RoleId.ADMIN)).get("/dashboard").get_data(as_text=True)
+    assert (
+        "(Nov 23 – Nov 29, 2026)" in english and "Weekly total:" in english and "(November 2026)" in english
+    )
+
+
+def test_month_names_of_the_energy_chart_follow_the_language(app):
+    from sibol.localtime import month_name
+
+    with app.test_request_context("/", headers=FIL):
+        refresh()
+        assert month_name("November") == "Nobyembre" and month_name("September", "abbreviated") == "Set"
+        assert month_name("Purok 1") == "Purok 1"
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        refresh()
+        assert month_name("November") == "November" and month_name("November", "abbreviated") == "Nov"
+
+
+def test_stored_labels_on_machine_pages_are_shown_in_filipino(app):
+    from tests.factories_machines import make_additive
+
+    machine = make_machine("Digester Dos")
+    make_additive(machine, stage="Slurry Making")
+    html = _fil_page(app, f"/sibol-machines?tab=chemical-additives&machine={machine.id}")
+    table = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert ">Paggawa ng Slurry</td>" in table and "Slurry Making" not in table
+    html = _fil_page(app, f"/sibol-machines?tab=analytics&machine={machine.id}")
+    assert "Nakaraang 24 oras" in html and "Last 24 hours" not in html and "Last 7 days" not in html
+    html = _fil_page(app, "/sibol-machines?tab=machines")
+    assert "never" not in html.split('id="machines-table"', 1)[1].split("</table>", 1)[0]
+
+
+def test_rule_errors_of_household_forms_and_api_are_filipino(client, api_headers):
+    h = {**api_headers(make_account(role=RoleId.STAFF)), **FIL}
+    res = client.post("/api/household/schedules", json={}, headers=h)
+    assert res.status_code == 400
+    assert res.json["errors"]["maintenancePerson"] == "Kailangan ang Maintenance."
+    assert res.json["errors"]["dateOfCollection"] == "Kailangan ang Petsa ng Koleksyon."
+    res = client.post("/api/household/schedules", json={"totalWaste": "heavy"}, headers=h)
+    assert "is required" not in str(res.json["errors"]) and "must be" not in str(res.json["errors"])
+    english = client.post("/api/household/schedules", json={}, headers={**h, "Accept-Language": "en"})
+    assert english.json["errors"]["maintenancePerson"] == "Maintenance is required."
+
+
+def test_maintenance_messages_are_filipino(client, api_headers):
+    from tests.factories_maintenance import make_request
+
+    user = make_account(role=RoleId.STAFF)
+    h = {**api_headers(user), **FIL}
+    res = client.post("/api/maintenance/requests", json={"issue": "x"}, headers=h)
+    assert res.status_code == 400
+    assert res.json["errors"]["assignedTo"] == "Kailangang piliin kung kanino itatalaga."
+    assert res.json["errors"]["dueDate"] == "Kailangan ang Takdang petsa."
+    req = make_request()
+    res = client.post(f"/api/maintenance/requests/{req.id}/complete", json={"remarks": "Ayos na"}, headers=h)
+    assert res.status_code == 200 and res.json["message"] == f"Natapos na ang request #{req.request_number}."
+    req = make_request()
+    res = client.post(
+        f"/api/maintenance/requests/{req.id}/complete",
+        json={"remarks": "Done"},
+        headers={**h, "Accept-Language": "en"},
+    )
+    assert res.json["message"] == f"Request #{req.request_number} was completed."
+
+
+def test_city_and_tenancy_messages_are_filipino(client, api_headers):
+    city = make_account(role=RoleId.CITY_ADMIN, username="city.fil")
+    h = {**api_headers(city), **FIL}
+    res = client.get("/api/city/barangays/999999", headers=h)
+    assert res.status_code == 404 and res.json["message"] == "Hindi nahanap ang barangay."
+    res = client.post("/api/city/barangays", json={"name": "  "}, headers=h)
+    assert res.status_code == 400 and res.json["message"] == "Kailangan ang pangalan."
+    res = client.post("/api/city/barangays", json={"name": "San Roque"}, headers=h)
+    assert res.status_code == 201 and res.json["message"] == "Nagawa ang Barangay San Roque."
+
+
+def test_profile_name_error_is_filipino(client, api_headers):
+    h = {**api_headers(make_account(role=RoleId.STAFF)), **FIL}
+    res = client.put("/api/me", json={"firstName": "R2-D2!"}, headers=h)
+    assert res.status_code == 400, res.json
+    assert "may hold only" not in str(res.json) and "Mga titik, espasyo" in res.json["message"]
+
+
+def test_notifications_are_written_in_each_readers_language(client, app):
+    from sibol.models.telemetry import Notification
+    from tests.factories_maintenance import make_operator, make_request
+    from tests.factories_telemetry import device, healthy, iso, keyed_machine
+
+    filipino, english = make_operator(language="fil"), make_operator()
+    fil_request, en_request = make_request(assignee=filipino), make_request(assignee=english)
+    db.session.commit()
+
+    def titles(account):
+        return [n.title for n in db.session.query(Notification).filter_by(account_id=account.id)]
+
+    assert titles(filipino) == [f"Itinalaga sa iyo ang maintenance request #{fil_request.request_number}"]
+    assert titles(english) == [f"Maintenance request #{en_request.request_number} assigned to you"]
+    # A machine alert goes to every Machines holder, each in their own language.
+    reader, other = make_admin(language="fil"), make_admin()
+    machine, key = keyed_machine("Digester Tres")
+    res = client.post(
+        "/api/telemetry",
+        json={"readings": [{"ts": iso(1), **healthy(temperature_c=95.0)}]},
+        headers=device(key),
+    )
+    assert res.status_code < 300, res.get_data(as_text=True)
+    assert "Digester Tres: nagbukas ang alerto sa Temperatura" in titles(reader)
+    assert "Digester Tres: Temperature alert opened" in titles(other)
+    html = session_client(app, reader).get("/notifications").get_data(as_text=True)
+    assert "malusog na range 30–40." in html and "healthy range" not in html
+
+
+def test_alert_list_and_report_show_metric_names_in_filipino(app, client):
+    from tests.factories_telemetry import device, healthy, iso, keyed_machine
+
+    machine, key = keyed_machine("Digester Kwatro")
+    client.post(
+        "/api/telemetry",
+        json={"readings": [{"ts": iso(1), **healthy(temperature_c=95.0)}]},
+        headers=device(key),
+    )
+    html = _fil_page(app, "/sibol-machines/alerts")
+    row = html.split('id="alerts-table"', 1)[1].split("</table>", 1)[0]
+    assert "<td>Temperatura</td>" in row and "Temperature" not in row
+    assert "<td>hindi</td>" in row and ">bukas<" in row

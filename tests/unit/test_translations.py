@@ -89,6 +89,11 @@ def test_translations_keep_the_placeholders_of_their_msgid(filipino):
         ('<script>const label = "not for people";</script>', []),
         ("{% block body_class %}auth-body{% endblock %}", []),
         ('<input type="hidden" name="next" value="/dashboard">', []),
+        # A fallback printed as it is inside {{ }} (outside a tag): 'never' reached Filipino pages.
+        ("<td>{{ when if when else 'never' }}</td>", ["'never'"]),
+        ('<p>{{ email or "none" }}</p>', ['"none"']),
+        ("<td>{{ when if when else _('never') }}</td>", []),
+        ("<p class=\"{{ 'a' if x else 'b' }}\">{{ link or '/notifications' }}</p>", []),
     ],
 )
 def test_the_scanner_finds_text_outside_gettext(source, expected):
