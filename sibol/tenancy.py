@@ -354,6 +354,34 @@ def _stamp_new_rows(sess: Session, _context, _instances) -> None:
             history = inspect(obj).attrs.barangay_id.history
             if history.has_changes() and obj.barangay_id != scope:
                 raise NotFound(_("Not found."))  # a scoped request cannot move a row to another barangay
+    for obj in list(sess.new) + list(sess.dirty):
+        if isinstance(obj, TenantOwned):
+            _refuse_foreign_references(sess, obj)
+
+
+def _refuse_foreign_references(sess: Session, obj: Any) -> None:
+    """A scoped write may point a row only at rows its scope can see (issue 15, defence in depth).
+
+    Services look up the ids they are given through the scoped session, so another barangay's id
+    is already a 404 there; this holds the rule for any write that forgot to: each foreign key of
+    a new row, or changed in a row, to a tenant row must name one the scope finds."""
+    state = inspect(obj)
+    mapper = state.mapper
+    for column in mapper.local_table.columns:
+        for fk in column.foreign_keys:
+            parent_cls = _tenant_class_of(fk.column.table.name)
+            if parent_cls is None or parent_cls is type(obj) and column.name == "id":
+                continue
+            key = mapper.get_property_by_column(column).key
+            if state.key is not None and not state.attrs[key].history.has_changes():
+                continue  # unchanged on a row that exists: checked when it was written
+            value = state.dict.get(key)
+            if value is None:
+                continue
+            with sess.no_autoflush:
+                found = sess.get(parent_cls, value)  # the scope's loader criteria hide others' rows
+            if found is None:
+                raise NotFound(_("Not found."))
 
 
 # Per request -----------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date, time
+
 import pytest
 from sqlalchemy import delete, func, select, update
 
@@ -149,3 +151,36 @@ def test_readings_and_rollups_are_scoped_through_their_machine(two):
                 other = two["m_b"] if machine == two["m_a"] else two["m_a"]
                 assert db.session.get(Rollup, (other, "h", "power_w", ts)) is None
     assert db.session.scalar(select(func.sum(Rollup.sum))) == 7100.0
+
+
+def test_a_scoped_write_cannot_point_a_row_at_another_barangays_row(two):
+    """Defence in depth: whatever a service forgot to check, the flush refuses a foreign key to a
+    row the scope cannot see, on a new row and on a changed one."""
+    with tenancy.scoped(two["b"]):
+        area_b = db.session.scalar(select(Area.id))
+    with tenancy.scoped(two["a"]):
+        db.session.add(Machine(name="Cross", area_id=area_b))
+        with pytest.raises(NotFound):
+            db.session.flush()
+        db.session.rollback()
+    with tenancy.scoped(two["a"]):
+        machine = db.session.get(Machine, two["m_a"])
+        machine.area_id = area_b
+        with pytest.raises(NotFound):
+            db.session.flush()
+        db.session.rollback()
+    with tenancy.scoped(two["a"]):
+        db.session.add(
+            ChemicalAdditive(
+                machine_id=two["m_b"], chemical_input="Lime", added_on=date(2026, 1, 5), added_at=time(8, 0)
+            )
+        )
+        with pytest.raises(NotFound):
+            db.session.flush()
+        db.session.rollback()
+    # The same rows within one barangay are written as before.
+    with tenancy.scoped(two["a"]):
+        area_a = db.session.get(Machine, two["m_a"]).area_id
+        db.session.add(Machine(name="Same", area_id=area_a))
+        db.session.commit()
+    assert db.session.scalar(select(func.count(Machine.id)).where(Machine.name == "Same")) == 1
