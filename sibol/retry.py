@@ -14,10 +14,10 @@ import random
 import time
 from collections.abc import Callable
 
-from flask import Flask, request
+from flask import Flask, g, request
 from sqlalchemy.exc import DBAPIError
 
-from .extensions import db
+from .extensions import db, limiter
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,15 @@ def _rewind_uploads() -> None:
 def install_write_retry(app: Flask) -> None:
     """Wrap the app's dispatch so a retryable database error reruns the view (up to ATTEMPTS)."""
     dispatch: Callable = app.dispatch_request
+    # A rate limit declared on a view is counted each time the view runs: a rerun is the same
+    # request, so it is not counted again (six attempts of a sign-in spent six of its ten a minute).
+    limiter.request_filter(lambda: bool(g.get("sibol_retrying")))
 
     def dispatch_with_retry():
+        g.pop("sibol_retrying", None)
         for attempt in range(1, ATTEMPTS + 1):
+            if attempt > 1:
+                g.sibol_retrying = True
             try:
                 return dispatch()
             except DBAPIError as err:
