@@ -1,6 +1,5 @@
 """The Household page in headless Chromium: dialogs, area chips, reward image, point rule, filters."""
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -8,7 +7,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.factories import make_account
 from tests.factories_household import make_schedule, png_bytes
-from tests.support.browser import sign_in
+from tests.support.browser import settled_wait, sign_in
 
 
 def first_row(browser, table="schedule-table"):
@@ -20,7 +19,7 @@ def test_add_a_schedule_then_edit_its_areas_with_chips(live_server, browser, in_
         username = make_account().username
     sign_in(browser, live_server.url, username)
     # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
-    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    wait = settled_wait(browser)
     browser.get(f"{live_server.url}/household")
     before = browser.current_url
     browser.find_element(By.LINK_TEXT, "Add Schedule").click()
@@ -114,7 +113,7 @@ def test_search_and_filter_the_schedule(live_server, browser, in_app):
         make_schedule(areas=("Purok 3",), person="Cora Lim")
     sign_in(browser, live_server.url, username)
     # The table is re-rendered by a page load: a row read mid-load is stale, so read again.
-    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    wait = settled_wait(browser)
     browser.get(f"{live_server.url}/household")
 
     def names():

@@ -1,13 +1,12 @@
 """A household joins the leaderboard, earns points for food waste and claims a reward (Chromium)."""
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from tests.factories import make_account
 from tests.factories_household import make_reward
-from tests.support.browser import sign_in
+from tests.support.browser import settled_wait, sign_in
 
 
 def table_rows(browser, table: str) -> list[list[str]]:
@@ -22,7 +21,7 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
         username = make_account().username
         make_reward("Rice (5 kg)", points=500)
     sign_in(browser, live_server.url, username)
-    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    wait = settled_wait(browser)
 
     browser.get(f"{live_server.url}/household?tab=leaderboard")
     browser.find_element(By.LINK_TEXT, "Add Household").click()

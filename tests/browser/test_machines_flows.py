@@ -3,20 +3,19 @@ chemical additive and waste container forms, and the type-ahead machine selector
 
 from __future__ import annotations
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from sibol.models import RoleId
 from tests.factories import make_account, make_machine
 from tests.factories_machines import make_additive, make_container, status_id
-from tests.support.browser import sign_in
+from tests.support.browser import settled_wait, sign_in
 
 
 def wait(browser, timeout: float = 10):
     # The island re-renders the table after each change; a row read mid-render is retried.
-    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,))
+    return settled_wait(browser, timeout)
 
 
 def open_as_staff(browser, live_server, in_app, next_path: str):

@@ -7,10 +7,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import requests
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 
 from sibol.extensions import db
@@ -22,7 +20,7 @@ from sibol.telemetry.simulator import post_reading
 from tests.browser.test_accessibility import axe_violations, describe
 from tests.browser.test_maintenance_flow import wait
 from tests.factories import make_account, make_machine
-from tests.support.browser import sign_in
+from tests.support.browser import settled_wait, sign_in
 
 
 def unread(browser) -> str:
@@ -80,9 +78,7 @@ def test_key_readings_panel_alert_bell_acknowledge(browser, live_server, in_app)
     wait(browser).until(EC.element_to_be_clickable((By.ID, "acknowledge"))).click()
     # Read the marker and the bell afresh until they show it: the page may still be swapping in
     # the answer when first found (a stale element otherwise).
-    stale_ok = WebDriverWait(
-        browser, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-    )
+    stale_ok = settled_wait(browser)
     stale_ok.until(lambda d: d.find_element(By.ID, "acknowledged").text.startswith("by Mara Santos"))
     stale_ok.until(lambda d: unread(d) == "0")
 

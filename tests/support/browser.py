@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -61,3 +62,10 @@ def sign_in(driver: WebDriver, base: str, username: str, password: str = DEFAULT
     driver.find_element(By.ID, "password").send_keys(password)
     driver.find_element(By.ID, "sign-in").click()
     WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
+
+
+def settled_wait(driver: WebDriver, timeout: float = 10) -> WebDriverWait:
+    """A wait whose condition is tried again when the page swaps under it: an element found on
+    the page being replaced is stale, and Chromium may answer "Node with given id does not belong
+    to the document" (a plain WebDriverException). A condition that never holds still times out."""
+    return WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,))
