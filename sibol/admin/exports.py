@@ -30,8 +30,11 @@ def _joined(statement):
     return statement.options(joinedload(Account.role), joinedload(Account.barangay))
 
 
-def _name(account: Account) -> str:
-    return f"{account.first_name} {account.last_name}".strip()
+def _who(account: Account) -> tuple:
+    """The cells both account tables start with: username, name, e-mail, barangay, role."""
+    name = f"{account.first_name} {account.last_name}".strip()
+    barangay = account.barangay.name if account.barangay else ""
+    return (account.username, name, account.email, barangay, account.role.name)
 
 
 def accounts_csv(q: str | None, role_id: int | None) -> Response:
@@ -46,31 +49,14 @@ def accounts_csv(q: str | None, role_id: int | None) -> Response:
 
     def shape(row):
         account, modules = row
-        barangay = account.barangay.name if account.barangay else ""
-        return (
-            account.username,
-            _name(account),
-            account.email,
-            barangay,
-            account.role.name,
-            modules or "None",
-            status_label(account),
-        )
+        return (*_who(account), modules or "None", status_label(account))
 
     return csv_response("accounts", ACCOUNT_HEADERS, stream_rows(statement), shape)
 
 
 def pending_csv() -> Response:
     def shape(account: Account):
-        barangay = account.barangay.name if account.barangay else ""
-        return (
-            account.username,
-            _name(account),
-            account.email,
-            barangay,
-            account.role.name,
-            account.created_at,
-        )
+        return (*_who(account), account.created_at)
 
     return csv_response(
         "pending-accounts", PENDING_HEADERS, stream_scalars(_joined(queries.pending_query())), shape
