@@ -76,12 +76,12 @@ seed: $(PY_STAMP) $(APP_MYSQL)
 # The e-mail queue's consumer runs beside gunicorn and stops with it.
 run: $(PY_STAMP) $(APP_MYSQL) build seed
 	@echo "SIBOL console on http://$(HOST):$(PORT)"
-	trap 'kill 0' EXIT; $(VENV)/bin/huey_consumer sibol.tasks.huey --workers 2 --worker-type thread & \
+	trap 'kill 0' EXIT; $(VENV)/bin/huey_consumer sibol.worker.huey --workers 2 --worker-type thread & \
 	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"
-	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.tasks.huey --workers 1 & \
+	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
 	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
 test: $(DEV_STAMP) $(TEST_MYSQL) build
@@ -124,7 +124,7 @@ format: $(DEV_STAMP)
 # merge them into each language's messages.po (new ones arrive with an empty msgstr to fill in).
 # The .mo files are compiled by the app at start-up when missing or older than the .po.
 translations: $(DEV_STAMP)
-	$(PY) -m sibol.i18n_tools
+	$(PY) -m sibol.i18n.tools
 
 clean:
 	rm -rf sibol/static/dist sibol/static/hot .pytest_cache

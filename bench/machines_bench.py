@@ -26,8 +26,8 @@ from common import mysql_database, summary  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from sibol import create_app, seed  # noqa: E402
-from sibol.api.tokens import issue_token  # noqa: E402
 from sibol.extensions import db  # noqa: E402
+from sibol.identity.tokens import issue_token  # noqa: E402
 from sibol.machines.seed import DEFAULT_GENERATED, generate_machines  # noqa: E402
 from sibol.models import Account, AccountStatus, Module, RoleId  # noqa: E402
 

@@ -33,9 +33,10 @@ from common import mysql_database, percentile, summary, table  # noqa: E402
 from sqlalchemy import Table, func, insert, inspect, select, text, update  # noqa: E402
 
 from sibol import create_app, seed  # noqa: E402
-from sibol.api.tokens import issue_token  # noqa: E402
 from sibol.city.service import forget_city_totals  # noqa: E402
 from sibol.extensions import db  # noqa: E402
+from sibol.identity.passwords import hash_password  # noqa: E402
+from sibol.identity.tokens import issue_token  # noqa: E402
 from sibol.machines.seed import DEFAULT_GENERATED, generate_machines  # noqa: E402
 from sibol.models import (  # noqa: E402
     ROLE_DEFAULT_MODULES,
@@ -49,7 +50,6 @@ from sibol.models import (  # noqa: E402
     utcnow,
 )
 from sibol.models.household import WasteCollection  # noqa: E402
-from sibol.passwords import hash_password  # noqa: E402
 
 MYSQL_DB = "sibol_bench_tenancy"
 AREAS_PER_BARANGAY = 5

@@ -13,17 +13,19 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
-from .access import enforce_access
 from .api import install_cors, make_api_blueprint
-from .assets import init_assets
+from .api.openapi import collect_operations
 from .config import load_settings
-from .critical_css import install_critical_css
+from .data.retry import install_write_retry
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
-from .i18n import init_i18n
-from .retry import install_write_retry
-from .security import install_security
-from .templating import init_templating
+from .i18n.languages import init_i18n
+from .identity import ratelimits  # noqa: F401 - registers the sibol-sqlite:// rate-limit store
+from .identity.access import enforce_access
+from .web.assets import init_assets
+from .web.critical_css import install_critical_css
+from .web.security import install_security
+from .web.templating import init_templating
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +36,7 @@ FEATURES = (
     "machines",
     "dashboard",
     "household",
-    "residents",
+    "household.residents",
     "profile",
     "maintenance",
     "chat",
@@ -78,7 +80,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_extensions(app)
     init_i18n(app)
     register_request_hooks(app)
-    from .tenancy import install as install_tenancy
+    from .identity.tenancy import install as install_tenancy
 
     install_tenancy(app)  # after the identity hooks: the scope comes from the signed-in account
     app.url_map.converters["int"] = DatabaseId  # before any route is added
@@ -113,7 +115,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     limiter.init_app(app)
-    from .tasks import init_app as init_tasks
+    from .jobs.queue import init_app as init_tasks
 
     init_tasks(app)
     login_manager.login_view = "auth.login"
@@ -141,7 +143,7 @@ def _load_session_user(user_id: str):
             else _("Your account is not active.")
         )
         return None
-    from .sessions import is_live_for
+    from .identity.sessions import is_live_for
 
     if epoch != str(account.session_epoch or 0) or not is_live_for(account):
         # Signed out (on this or another copy of the cookie), or every session of the account ended.
@@ -151,7 +153,7 @@ def _load_session_user(user_id: str):
 
 
 def register_request_hooks(app: Flask) -> None:
-    from .api.tokens import account_for_token, bearer_from_request
+    from .identity.tokens import account_for_token, bearer_from_request
 
     install_cors(app)
 
@@ -200,21 +202,30 @@ def register_blueprints(app: Flask) -> None:
     register_static(app)
     app.register_blueprint(core_bp)
     api = make_api_blueprint()
+    described = []
     for feature in FEATURES:
         pages = importlib.import_module(f"sibol.{feature}.pages")
         app.register_blueprint(pages.bp)
         if hasattr(pages, "init_app"):  # a feature's own app-level wiring (e.g. Flask-Dance)
             pages.init_app(app)
-        try:
-            api_module = importlib.import_module(f"sibol.{feature}.api")
-        except ModuleNotFoundError as err:
-            if err.name != f"sibol.{feature}.api":
-                raise
+        api_module = _optional_module(f"sibol.{feature}.api")
+        if api_module is None:
             continue
+        described.append(importlib.import_module(f"sibol.{feature}.openapi"))
         api.register_blueprint(api_module.bp)
         for extra in getattr(api_module, "API_BLUEPRINTS", ()):  # a feature's routes outside its prefix
             api.register_blueprint(extra)
     app.register_blueprint(api)
+    collect_operations(app, described)
+
+
+def _optional_module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        return None
 
 
 def register_cli(app: Flask) -> None:

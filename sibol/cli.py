@@ -52,7 +52,7 @@ def register_commands(app: Flask) -> None:
         """Write a consistent backup (SQLite copy or mysqldump) to TARGET."""
         from pathlib import Path
 
-        from .backup import backup
+        from .data.backup import backup
         from .extensions import db
 
         click.echo(f"Backup written to {backup(db.engine, Path(target))}")
@@ -64,7 +64,7 @@ def register_commands(app: Flask) -> None:
         """Replace the database's contents with the backup SOURCE."""
         from pathlib import Path
 
-        from .backup import restore
+        from .data.backup import restore
         from .extensions import db
 
         if not yes:
@@ -75,7 +75,7 @@ def register_commands(app: Flask) -> None:
     @app.cli.command("digest")
     def digest_command() -> None:
         """Print each table's row count and content hash (compare before backup, after restore)."""
-        from .backup import digest
+        from .data.backup import digest
 
         for table, value in digest().items():
             click.echo(f"{table} {value}")

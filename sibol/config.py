@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
@@ -15,9 +16,34 @@ def _flag(name: str, default: str) -> bool:
     return os.environ.get(name, default).strip().lower() in {"1", "true", "yes", "on"}
 
 
+def instance_name() -> str:
+    """A short name for this console, the same in every process that serves it: SIBOL_INSTANCE,
+    else derived from its database. A Redis queue and the rate-limit keys carry it, so two
+    consoles sharing one Redis never take each other's work or spend each other's limits."""
+    named = os.environ.get("SIBOL_INSTANCE", "").strip()
+    if named:
+        return named
+    raw = os.environ.get("DATABASE_URL", "").strip() or "sqlite:///instance/sibol.sqlite3"
+    return "sibol-" + hashlib.sha256(raw.encode()).hexdigest()[:10]
+
+
+def state_dir(instance_path: str) -> Path:
+    """Where this console keeps its own files (queue, rate-limit store, generated secret): the
+    folder of its SQLite database, so each database has its own; for a server database, a folder
+    named for the instance inside instance/. The default database lives in instance/ itself."""
+    url = database_url(os.environ.get("DATABASE_URL"), instance_path)
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        folder = Path(url.removeprefix("sqlite:///")).resolve().parent
+    else:
+        folder = Path(instance_path) / instance_name()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def instance_secret(instance_path: str) -> str:
-    """The signing key generated once into instance/ when SECRET_KEY is not set."""
-    path = Path(instance_path) / "secret_key"
+    """The signing key generated once beside this console's database when SECRET_KEY is not set
+    (two consoles on one checkout never accept each other's cookies)."""
+    path = state_dir(instance_path) / "secret_key"
     if path.exists():
         return path.read_text().strip()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -47,15 +73,15 @@ def database_url(raw: str | None, instance_path: str) -> str:
 
 
 def queue_url(instance_path: str) -> str:
-    """Where the e-mail task queue lives: SIBOL_QUEUE_URL; else the rate-limit Redis when there is
-    one; else a SQLite file in instance/ that every process of this server shares."""
+    """Where the task queue lives: SIBOL_QUEUE_URL; else the rate-limit Redis when there is one;
+    else a SQLite file beside this console's database that every process of it shares."""
     url = os.environ.get("SIBOL_QUEUE_URL", "").strip()
     if url:
         return url
     limits_uri = os.environ.get("RATELIMIT_STORAGE_URI", "")
     if limits_uri.startswith(("redis://", "rediss://")):
         return limits_uri
-    return f"sqlite:///{Path(instance_path) / 'queue.sqlite3'}"
+    return f"sqlite:///{state_dir(instance_path) / 'queue.sqlite3'}"
 
 
 def mail_retry_settings() -> tuple[int, int]:
@@ -67,9 +93,10 @@ def mail_retry_settings() -> tuple[int, int]:
 
 
 def rate_limit_storage(instance_path: str) -> str:
-    """RATELIMIT_STORAGE_URI, or a store every worker process of this server shares."""
+    """RATELIMIT_STORAGE_URI, or a store beside this console's database that every worker
+    process of it shares."""
     uri = os.environ.get("RATELIMIT_STORAGE_URI", "").strip()
-    return uri or f"sibol-sqlite://{Path(instance_path).resolve() / 'ratelimits.sqlite3'}"
+    return uri or f"sibol-sqlite://{state_dir(instance_path).resolve() / 'ratelimits.sqlite3'}"
 
 
 def load_settings(instance_path: str) -> dict:
@@ -109,6 +136,8 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_DEBUG_CODES": _flag("SIBOL_DEBUG_CODES", "0"),
         "SIBOL_CORS_ORIGINS": [o for o in origins if o],
         "RATELIMIT_STORAGE_URI": rate_limit_storage(instance_path),
+        # Keys in a shared store (Redis) carry the instance: one console never spends another's.
+        "RATELIMIT_KEY_PREFIX": instance_name(),
         "SIBOL_QUEUE_URL": queue_url(instance_path),
         # Run queued tasks inside the request (tests; a single process without a consumer).
         "SIBOL_QUEUE_IMMEDIATE": _flag("SIBOL_QUEUE_IMMEDIATE", "0"),

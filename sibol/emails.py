@@ -1,16 +1,18 @@
 """Sending e-mail: a text and an HTML template per message, through Flask-Mail.
 
-A message is rendered in the request and queued (sibol.tasks.deliver); the queue's consumer
-sends it and tries again when the server refuses. With no MAIL_SERVER configured, messages are
+A message is rendered in the request and queued (`deliver` below); the queue's consumer sends it
+and tries again when the server refuses. With no MAIL_SERVER configured, messages are
 logged and written to instance/outbox/ so a local run can still finish sign-up and recovery.
 E-mail is queued after the change it reports has been committed.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from flask import current_app, render_template
 from flask_babel import force_locale
@@ -18,14 +20,16 @@ from flask_babel import lazy_gettext as _l
 from flask_mail import Message
 
 from .extensions import mail
-from .links import sign_in_base
+from .i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
+from .jobs.queue import MAIL_RETRIES, MAIL_RETRY_DELAY, enqueue, huey, in_app
+from .web.links import sign_in_base
+
+log = logging.getLogger("sibol.emails")
 
 
 def recipient_language(language: str | None = None, account=None) -> str:
     """The language a message goes out in: the recipient's account's choice, else English
     (never the sender's: an admin approving in Filipino mails an English reader in English)."""
-    from .i18n import DEFAULT_LANGUAGE, LANGUAGES
-
     chosen = language or getattr(account, "language", None)
     return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
 
@@ -35,8 +39,6 @@ def send_email(
 ) -> bool:
     """Render templates/email/<template>.txt and .html in the recipient's language and queue
     them. `subject` may be lazy (lazy_gettext): it is rendered in that language. True when queued."""
-    from .tasks import queue_deliver
-
     if not to:
         return False
     # base_url is where the messages send people to sign in (/login): the spec's client when
@@ -46,8 +48,23 @@ def send_email(
         title = str(subject)
         body = render_template(f"email/{template}.txt", **context)
         html = render_template(f"email/{template}.html", **context)
-    queue_deliver(to, f"SIBOL: {title}", body, html, template)
+    enqueue(deliver, to, f"SIBOL: {title}", body, html, template, what=f"{template} to {to}")
     return True
+
+
+@huey.task(retries=MAIL_RETRIES, retry_delay=MAIL_RETRY_DELAY, context=True)
+def deliver(to: str, subject: str, body: str, html: str, template: str, task: Any = None) -> bool:
+    """Send one rendered message. A failure raises, so Huey tries again later; each failure is
+    logged, and so is giving up after the last try."""
+    try:
+        return in_app(lambda: deliver_now(to, subject, body, html, template))
+    except Exception as err:
+        left = task.retries if task is not None else 0
+        if left:
+            log.warning("Could not send %r to %s (%s); %d tries left", template, to, err, left)
+        else:
+            log.error("Gave up sending %r to %s after %d tries: %s", template, to, MAIL_RETRIES + 1, err)
+        raise
 
 
 def deliver_now(to: str, subject: str, body: str, html: str, template: str) -> bool:

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from .i18n import N_
+from .i18n.languages import N_
 
 
 class ServiceError(Exception):

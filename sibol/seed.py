@@ -8,6 +8,7 @@ from flask import current_app
 from sqlalchemy import column, func, insert, select, table
 
 from .extensions import db
+from .identity.passwords import generate_password, hash_password
 from .models import (
     MODULES,
     ROLE_DEFAULT_MODULES,
@@ -24,7 +25,6 @@ from .models import (
     RoleId,
     account_modules,
 )
-from .passwords import generate_password, hash_password
 
 # Issue 15: barangays are tenants. Seeding creates only the first one (SIBOL_DEFAULT_BARANGAY_NAME),
 # so a fresh installation has one barangay and looks as before; a City Admin adds the others.

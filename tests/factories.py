@@ -6,10 +6,10 @@ import itertools
 
 from sqlalchemy import select
 
-from sibol.api.tokens import issue_token
 from sibol.extensions import db
+from sibol.identity.passwords import hash_password
+from sibol.identity.tokens import issue_token
 from sibol.models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Area, Machine, Module, RoleId
-from sibol.passwords import hash_password
 
 DEFAULT_PASSWORD = "Sib0l-pass!"  # noqa: S105 - a test password
 _counter = itertools.count(1)

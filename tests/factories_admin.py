@@ -23,7 +23,7 @@ def make_disabled(**fields) -> Account:
 
 def session_client(app, account: Account):
     """A test client whose page session belongs to `account` (no password check: fast)."""
-    from sibol.sessions import SESSION_KEY, open_session
+    from sibol.identity.sessions import SESSION_KEY, open_session
 
     client = app.test_client()
     with app.test_request_context():

@@ -6,11 +6,11 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
 from ..api import int_field, json_body, pick, text_field
+from ..data.export import wants_csv
+from ..data.listing import Page, page_args, page_json
 from ..errors import Invalid
-from ..export import wants_csv
-from ..listing import Page, page_args, page_json
+from ..identity.access import module_required
 from ..models import ModuleId
 from . import exports, locks, queries, service
 from .serializers import (

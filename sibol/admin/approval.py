@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from ..errors import Invalid
 from ..extensions import db
-from ..i18n import N_
+from ..i18n.languages import N_
 from ..models import ROLE_DEFAULT_MODULES, Account, Module, RoleId
 from ..models.core import Role
 

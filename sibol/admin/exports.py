@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from ..export import csv_response, stream_rows, stream_scalars
+from ..data.export import csv_response, stream_rows, stream_scalars
 from ..models import Account, Module
 from ..models.core import account_modules
 from . import queries

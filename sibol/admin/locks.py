@@ -1,12 +1,12 @@
-"""Accounts locked by too many wrong passwords (sibol.lockout): the list and unlocking."""
+"""Accounts locked by too many wrong passwords (sibol.identity.lockout): the list and unlocking."""
 
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from .. import lockout
 from ..errors import Conflict
 from ..extensions import db
+from ..identity import lockout
 from ..models import Account
 from ..models.admin import AuditAction
 from ..models.auth import LoginFailures

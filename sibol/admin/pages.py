@@ -12,13 +12,13 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
+from ..data.export import wants_csv
+from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
-from ..export import wants_csv
 from ..extensions import db
-from ..listing import PAGE_SIZES, page_args_lenient, page_link
+from ..identity.access import module_required
 from ..models import Account, ModuleId
-from ..safe_actions import confirmation_page, needs_confirmation, offer_undo
+from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
 from . import exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 

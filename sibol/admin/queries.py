@@ -9,8 +9,8 @@ from typing import cast
 from sqlalchemy import Select, Table, func, or_, outerjoin, select
 from sqlalchemy.orm import joinedload
 
+from ..data.listing import Page, last_page, like_contains
 from ..extensions import db
-from ..listing import Page, last_page, like_contains
 from ..models import MODULES, ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, ModuleId, Role
 from ..models.admin import AuditEntry
 from ..models.core import module_ids_column, parse_module_ids
@@ -20,8 +20,8 @@ from ..models.core import module_ids_column, parse_module_ids
 
 def roles() -> list[Role]:
     """The roles the signed-in account may give: City Admin only to a City Admin (issue 15)."""
+    from ..identity.tenancy import acting_as_city_admin
     from ..models import RoleId
-    from ..tenancy import acting_as_city_admin
 
     query = select(Role).order_by(Role.id)
     if not acting_as_city_admin():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.serializers import account_fields, module_json
 from ..models import MODULES, ROLE_NAMES, Account, Barangay, ModuleId, Role, RoleId
 from ..models.admin import AuditEntry
-from ..serializers import account_fields, module_json
 from . import queries
 
 STATUS_LABELS = {

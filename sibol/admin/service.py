@@ -18,12 +18,18 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails, tenancy
-from ..api.tokens import revoke_all_tokens
-from ..dblock import take_write_lock
+from .. import emails
+from ..data.locks import take_write_lock
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
-from ..i18n import N_
+from ..household.residents.resident import ensure_member_for
+from ..i18n.languages import N_
+from ..identity import tenancy
+from ..identity.onetime import set_password_url
+from ..identity.passwords import hash_password, password_advice
+from ..identity.sessions import end_everything
+from ..identity.tokens import revoke_all_tokens
+from ..inputs.fields import EMAIL_RE
 from ..models import (
     ROLE_DEFAULT_MODULES,
     Account,
@@ -36,11 +42,6 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from ..onetime import set_password_url
-from ..passwords import hash_password, password_advice
-from ..residents.resident import ensure_member_for
-from ..sessions import end_everything
-from ..validation import EMAIL_RE
 from .approval import apply_role, approval_role
 from .queries import modules
 

@@ -1,4 +1,4 @@
-"""Shared /api plumbing: the parent blueprint, JSON bodies, field parsing, CORS (paging: sibol.listing)."""
+"""Shared /api plumbing: the parent blueprint, JSON bodies, field parsing, CORS (paging: sibol.data.listing)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
-from ..jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
+from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import re
 
 from flask import Flask
 
-from ..access import PUBLIC, access_of
+from ..identity.access import PUBLIC, access_of
+from .schemas import CORE_OPERATIONS
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 ANY_JSON = {"description": "JSON", "content": {"application/json": {"schema": {}}}}
@@ -85,9 +86,20 @@ def api_rules(app: Flask):
             yield rule
 
 
-def build_openapi(app: Flask) -> dict:
-    from .schemas import operations
+def collect_operations(app: Flask, modules) -> None:
+    """The app factory hands over every feature's openapi module; their OPERATIONS, with the
+    document's own route, describe the routes in /api/openapi.json."""
+    found = dict(CORE_OPERATIONS)
+    for module in modules:
+        found.update(module.OPERATIONS)
+    app.extensions["sibol_openapi_operations"] = found
 
+
+def operations(app: Flask) -> dict[tuple[str, str], dict]:
+    return app.extensions["sibol_openapi_operations"]
+
+
+def build_openapi(app: Flask) -> dict:
     paths: dict[str, dict] = {}
     for rule in sorted(api_rules(app), key=lambda r: r.rule):
         path, path_params = openapi_path(rule.rule)
@@ -95,7 +107,7 @@ def build_openapi(app: Flask) -> dict:
         summary = ((view.__doc__ or "").strip().splitlines() or [rule.endpoint])[0]
         access = access_of(rule.endpoint, app)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            extra = operations().get((rule.endpoint, method), {})
+            extra = operations(app).get((rule.endpoint, method), {})
             success = str(extra.get("status", 200))
             redirect = {
                 "description": "Redirect to the next page",

@@ -23,14 +23,9 @@ are named in descriptions; the schemas list the spelling the spec's client sends
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pkgutil
 from typing import Any
 
-import sibol
-
-from ..listing import MAX_PAGE, MAX_PER_PAGE
+from ..data.listing import MAX_PAGE, MAX_PER_PAGE
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
@@ -122,25 +117,3 @@ ROLE_ID: dict[str, Any] = {
 # Every feature's operations ---------------------------------------------------------------------
 
 CORE_OPERATIONS: dict[tuple[str, str], dict] = {("core.openapi", "GET"): {"errors": []}}
-_merged: dict[tuple[str, str], dict] = {}
-
-
-def operations() -> dict[tuple[str, str], dict]:
-    """The document's own route and the OPERATIONS of every feature package that has an openapi.py."""
-    if not _merged:
-        found = dict(CORE_OPERATIONS)
-        for module in pkgutil.iter_modules(sibol.__path__):
-            if (
-                module.ispkg
-                and module.name != "api"
-                and importlib.util.find_spec(f"sibol.{module.name}.openapi") is not None
-            ):
-                found.update(importlib.import_module(f"sibol.{module.name}.openapi").OPERATIONS)
-        _merged.update(found)
-    return _merged
-
-
-def __getattr__(name: str) -> Any:
-    if name == "OPERATIONS":  # merged on first use: the feature modules import the blocks above
-        return operations()
-    raise AttributeError(name)

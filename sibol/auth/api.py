@@ -8,14 +8,14 @@ from flask import Blueprint, current_app, session
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from .. import sessions
-from ..access import public, signed_in
 from ..api import json_body, pick, text_field
-from ..api.tokens import bearer_from_request
+from ..api.serializers import module_json, user_json
 from ..errors import Invalid
 from ..extensions import limiter
+from ..identity import sessions
+from ..identity.access import public, signed_in
+from ..identity.tokens import bearer_from_request
 from ..models import MODULES, Module, ModuleId
-from ..serializers import module_json, user_json
 from . import limits, recovery, service
 
 bp = Blueprint("auth", __name__)

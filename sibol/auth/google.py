@@ -16,10 +16,10 @@ from flask import Flask, current_app, flash, redirect, session
 from flask_babel import gettext as _
 from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 
-from ..access import PUBLIC, Access
-from ..i18n import N_
-from ..links import redirect_target
-from ..serializers import user_json
+from ..api.serializers import user_json
+from ..i18n.languages import N_
+from ..identity.access import PUBLIC, Access
+from ..web.links import redirect_target
 from . import service
 
 SESSION_KEY = "sibol_google"  # the identity Google vouched for, for a Google-mode sign-up

@@ -1,4 +1,5 @@
-"""The queued halves of resend-verification and forgot-password (sibol.tasks runs them).
+"""Sign-in mail: the verification link, and the queued halves of resend-verification and
+forgot-password (sibol/auth/tasks.py queues them).
 
 The request only checks the address's form and queues the job, for a known address and an
 unknown one alike; the job looks the address up and decides whether anything is sent.
@@ -8,10 +9,20 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from .. import emails, onetime
+from .. import emails
 from ..extensions import db
+from ..identity import onetime
 from ..models import Account, AccountStatus
-from .service import _verification_link
+from ..models.auth import TokenPurpose
+from ..web.links import client_base, email_link
+
+
+def verification_link(account: Account) -> str:
+    """A new single-use link to /email-verification for the account (the caller commits)."""
+    raw = onetime.issue_link_token(account, TokenPurpose.VERIFY_EMAIL)
+    if client_base():  # the spec's client reads the e-mail too (its waiting and resend states)
+        return email_link("/email-verification", {"token": raw, "email": account.email})
+    return email_link("/email-verification", {"token": raw})
 
 
 def _account(email: str) -> Account | None:
@@ -23,7 +34,7 @@ def send_verification_again(email: str) -> None:
     account = _account(email)
     if account is None or account.status != AccountStatus.EMAIL_PENDING:
         return
-    link = _verification_link(account)
+    link = verification_link(account)
     db.session.commit()
     emails.verification_email(account, link)
 

@@ -13,12 +13,12 @@ from flask import Blueprint, Flask, current_app, flash, redirect, render_templat
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from .. import sessions
-from ..access import public, signed_in
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
-from ..passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
-from ..validation import field_errors
+from ..identity import sessions
+from ..identity.access import public, signed_in
+from ..identity.passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
+from ..inputs.fields import field_errors
 from . import google, limits, recovery, service
 
 bp = Blueprint("auth", __name__)

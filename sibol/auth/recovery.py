@@ -11,14 +11,16 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from .. import onetime, sessions
-from ..api.tokens import hash_secret
 from ..errors import Invalid
 from ..extensions import db
+from ..identity import onetime, sessions
+from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from ..identity.tokens import hash_secret
 from ..models import Account, AccountStatus, utcnow
 from ..models.auth import AccountToken, TokenPurpose
-from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from .mailings import send_reset_code
 from .service import BAD_SET_LINK, CODE_FORMAT, INVALID_CODE, check_email
+from .tasks import reset_code_mail
 
 
 def check_code(code: str) -> str:
@@ -40,12 +42,8 @@ def request_reset(email: str) -> str | None:
     so the caller answers the same, in the same time, whether or not the e-mail is known.
 
     Returns the code only with SIBOL_DEBUG_CODES (development), where it is issued at once."""
-    from ..tasks import reset_code_mail
-
     email = check_email(email)
     if current_app.config.get("SIBOL_DEBUG_CODES"):
-        from .mailings import send_reset_code
-
         return send_reset_code(email)
     reset_code_mail(email)
     return None

@@ -14,20 +14,18 @@ from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails, lockout, onetime, sessions
-from ..api.tokens import issue_token, revoke_token
+from .. import emails
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
-from ..i18n import N_
-from ..links import client_base, email_link
+from ..i18n.languages import N_
+from ..identity import lockout, onetime, sessions
+from ..identity.passwords import hash_password, needs_rehash, verify_password
+from ..identity.tokens import issue_token, revoke_token
+from ..inputs.fields import EMAIL_RE
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import TokenPurpose
-from ..passwords import (
-    hash_password,
-    needs_rehash,
-    verify_password,
-)
-from ..validation import EMAIL_RE
+from .mailings import verification_link
+from .tasks import verification_mail
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
 _DUMMY_HASH = hash_password("not-a-real-password-Aa1!")
@@ -259,25 +257,16 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
         raise Conflict(
             _("An account with this email or username was just created. Try again."), field="email"
         ) from None
-    link = None if form.is_sso else _verification_link(account)
+    link = None if form.is_sso else verification_link(account)
     db.session.commit()
     if link:
         emails.verification_email(account, link)
     return account
 
 
-def _verification_link(account: Account) -> str:
-    raw = onetime.issue_link_token(account, TokenPurpose.VERIFY_EMAIL)
-    if client_base():  # the spec's client reads the e-mail too (its waiting and resend states)
-        return email_link("/email-verification", {"token": raw, "email": account.email})
-    return email_link("/email-verification", {"token": raw})
-
-
 def resend_verification(email: str) -> None:
     """Queue a new verification link for the address; the task sends it only when the e-mail
     waits for verification, so a known and an unknown address cost the request the same."""
-    from ..tasks import verification_mail
-
     email = (email or "").strip()
     if not EMAIL_RE.match(email) or len(email) > 254:
         raise Invalid(_("Enter a valid email"), field="email")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..access import module_required
+from ..identity.access import module_required
 from ..models import ModuleId
 
 bp = Blueprint("chat", __name__)

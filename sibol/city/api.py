@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, request
 from flask_babel import gettext as _
 
-from ..access import module_required
 from ..admin.serializers import account_json
 from ..api import int_field, json_body, pick
+from ..data.listing import page_args
 from ..errors import Invalid
-from ..listing import page_args
-from ..localtime import iso_utc
+from ..i18n.localtime import iso_utc
+from ..identity.access import module_required
 from ..models import Barangay, ModuleId
 from . import service
 

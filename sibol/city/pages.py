@@ -8,12 +8,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from .. import tenancy
-from ..access import module_required
+from ..data.listing import page_args_lenient
 from ..errors import ServiceError
-from ..listing import page_args_lenient
+from ..identity import tenancy
+from ..identity.access import module_required
+from ..inputs.fields import field_errors
 from ..models import ModuleId
-from ..validation import field_errors
 from . import service
 
 bp = Blueprint("city", __name__)

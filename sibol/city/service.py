@@ -18,19 +18,11 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, event, func, select
 from sqlalchemy.orm import Session
 
-from .. import tenancy
+from ..data.listing import Page, fetch_page, matches_any
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, fetch_page, matches_any
-from ..models import (
-    ROLE_DEFAULT_MODULES,
-    Account,
-    AccountStatus,
-    Barangay,
-    Machine,
-    Module,
-    RoleId,
-)
+from ..identity import tenancy
+from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, url_for
 from sqlalchemy import text
 
-from ..access import public
 from ..extensions import db
+from ..identity.access import public
 
 bp = Blueprint("core", __name__)
 

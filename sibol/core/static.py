@@ -15,8 +15,8 @@ import brotli
 from flask import Flask, Response, abort, request, send_file
 from werkzeug.security import safe_join
 
-from ..access import public
-from ..assets import STATIC_DIR
+from ..identity.access import public
+from ..web.assets import STATIC_DIR
 
 YEAR = 365 * 24 * 3600
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))

@@ -6,8 +6,8 @@ from flask import Blueprint, current_app
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
 from ..api import json_body
+from ..identity.access import module_required
 from ..models import ModuleId
 from . import service
 

@@ -7,14 +7,14 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from markupsafe import Markup
 
-from .. import charts as svg_charts
-from ..access import module_required
 from ..errors import ServiceError
-from ..localtime import month_name
+from ..i18n.labels import shown
+from ..i18n.localtime import month_name
+from ..identity.access import module_required
+from ..inputs.fields import field_errors
+from ..inputs.rules import kg_text
 from ..models import Account, ModuleId, RoleId
-from ..presentation import shown
-from ..rules import kg_text
-from ..validation import field_errors
+from ..web import charts as svg_charts
 from . import service
 
 bp = Blueprint("dashboard", __name__)
@@ -38,7 +38,7 @@ def greeting(account: Account) -> tuple[str | None, str]:
     if account.barangay:
         return account.barangay.name, name
     if account.role_id == RoleId.CITY_ADMIN:  # issue 15: the barangay chosen in the filter, if any
-        from ..tenancy import chosen_barangay_name
+        from ..identity.tenancy import chosen_barangay_name
 
         return chosen_barangay_name(), name
     if account.is_admin and account.first_name == "System":

@@ -13,11 +13,11 @@ from datetime import date, timedelta
 from flask_babel import gettext as _
 from sqlalchemy import extract, func, select
 
-from .. import rules
 from ..errors import Conflict
 from ..extensions import db
 from ..household.service import upcoming_schedules
-from ..localtime import format_pattern, week_label
+from ..i18n.localtime import format_pattern, week_label
+from ..inputs import rules
 from ..models import EnergyReading, WasteCollection
 
 PERIODS = ("weekly", "monthly", "yearly")

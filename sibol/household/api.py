@@ -8,13 +8,13 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
 from ..api import json_body, pick
+from ..data.export import wants_csv
+from ..data.listing import page_args, page_json
 from ..errors import Invalid, Unsupported
-from ..export import wants_csv
-from ..listing import page_args, page_json
+from ..identity.access import module_required
+from ..inputs.uploads import image_response
 from ..models import ModuleId
-from ..uploads import image_response
 from . import client_api, exports, service
 from . import rewards as reward_service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json

@@ -10,9 +10,9 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from ..access import module_required
 from ..errors import Invalid
 from ..extensions import db
+from ..identity.access import module_required
 from ..models import CollectionArea, CollectionSchedule, ModuleId
 from . import service
 from .serializers import schedule_json

@@ -8,9 +8,9 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import contains_eager
 
-from ..export import csv_response, stream_rows, stream_scalars
+from ..data.export import csv_response, stream_rows, stream_scalars
+from ..inputs.rules import kg_text
 from ..models import CollectionArea, CollectionSchedule, Reward, RewardClaim
-from ..rules import kg_text
 from . import rewards, service
 
 SCHEDULE_HEADERS = (

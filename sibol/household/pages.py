@@ -7,15 +7,15 @@ from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
+from ..data.export import wants_csv
+from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import NotFound, ServiceError
-from ..export import wants_csv
-from ..listing import PAGE_SIZES, page_args_lenient, page_link
+from ..identity.access import module_required
+from ..inputs.fields import field_errors
+from ..inputs.rules import kg_text
+from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
-from ..rules import kg_text
-from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from ..uploads import MAX_UPLOAD_MB, image_response
-from ..validation import field_errors
+from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from . import exports, rewards, service
 
 bp = Blueprint("household", __name__)
@@ -133,7 +133,7 @@ def _render(
 @module_required(ModuleId.HOUSEHOLD)
 def index():
     if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household" (issue 13)
-        from ..residents.pages import my_household_page
+        from .residents.pages import my_household_page
 
         return my_household_page()
     if wants_csv():

@@ -9,12 +9,12 @@ from pathlib import Path
 from flask_babel import gettext as _
 from sqlalchemy import CursorResult, Select, func, select, update
 
-from .. import rules, uploads
+from ..data.listing import Page, fetch_page, matches_any
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
-from ..listing import Page, fetch_page, matches_any
+from ..inputs import rules, uploads
+from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import HouseholdMember, Reward, RewardClaim, RewardStatus
-from ..uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from .service import REWARD_STATUSES, _get, _search_text, get_member
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..inputs.rules import kg_text
 from ..models import CollectionSchedule, HouseholdMember, Reward, RewardClaim
-from ..rules import kg_text
 
 
 def schedule_json(s: CollectionSchedule) -> dict:

@@ -7,10 +7,10 @@ import typing
 from flask_babel import gettext as _
 from sqlalchemy import Select, func, or_, select, update
 
-from .. import rules
+from ..data.listing import Page, fetch_page, matches_any
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, fetch_page, matches_any
+from ..inputs import rules
 from ..models import (
     Barangay,
     CollectionArea,
@@ -21,7 +21,7 @@ from ..models import (
     PointRule,
     RewardStatus,
 )
-from ..templating import today
+from ..web.templating import today
 
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)

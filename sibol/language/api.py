@@ -7,9 +7,9 @@ from flask_babel import gettext as _
 from flask_babel import refresh
 from flask_login import current_user
 
-from ..access import signed_in
 from ..api import json_body
-from ..i18n import LANGUAGES
+from ..i18n.languages import LANGUAGES
+from ..identity.access import signed_in
 from . import service
 
 bp = Blueprint("language", __name__)

@@ -11,9 +11,9 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, g, redirect, request, url_for
 from flask_login import current_user
 
-from ..access import public
 from ..errors import ServiceError
-from ..i18n import LANGUAGE_COOKIE, LANGUAGE_COOKIE_AGE
+from ..i18n.languages import LANGUAGE_COOKIE, LANGUAGE_COOKIE_AGE
+from ..identity.access import public
 from . import service
 
 bp = Blueprint("language", __name__)

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from ..errors import Invalid
 from ..extensions import db
-from ..i18n import LANGUAGES
+from ..i18n.languages import LANGUAGES
 
 
 def check_language(code: object) -> str:

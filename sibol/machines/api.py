@@ -9,21 +9,15 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from sqlalchemy import Select, Table, outerjoin
 
-from ..access import module_required
 from ..api import int_field, json_body, text_field
+from ..data.export import wants_csv
+from ..data.listing import page_args, page_json
 from ..errors import Invalid
-from ..export import wants_csv
-from ..i18n import bound_gettext
-from ..listing import page_args, page_json
+from ..i18n.languages import bound_gettext
+from ..identity.access import module_required
 from ..models import Area, Machine, MachineStatus, ModuleId, utcnow
 from . import exports, service
-from .serializers import (
-    area_json,
-    chemical_additive_json,
-    machine_json,
-    status_json,
-    waste_container_json,
-)
+from .serializers import area_json, chemical_additive_json, machine_json, status_json, waste_container_json
 
 bp = Blueprint("machines", __name__)
 

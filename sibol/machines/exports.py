@@ -7,8 +7,8 @@ from flask import Response
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import joinedload
 
-from ..export import csv_response, stream_rows, stream_scalars
-from ..localtime import local_clock
+from ..data.export import csv_response, stream_rows, stream_scalars
+from ..i18n.localtime import local_clock
 from ..models import Machine
 from ..models.telemetry import DeviceKey
 from . import service

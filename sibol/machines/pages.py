@@ -11,10 +11,10 @@ from urllib.parse import urlencode
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ..access import module_required
+from ..data.export import wants_csv
+from ..data.listing import page_args_lenient, page_link
 from ..errors import ServiceError
-from ..export import wants_csv
-from ..listing import page_args_lenient, page_link
+from ..identity.access import module_required
 from ..models import ModuleId
 from ..models.machines import PACKAGES
 from . import exports, service

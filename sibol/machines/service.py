@@ -18,17 +18,11 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import Select, and_, func, literal, or_, select
 
+from ..data.listing import Page, like_contains, like_escape, matches_any
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..listing import Page, like_contains, like_escape, matches_any
 from ..models import Area, Machine, MachineStatus, utcnow
-from ..models.machines import (
-    CONTAINER_STATUSES,
-    PACKAGES,
-    ChemicalAdditive,
-    MachineTerm,
-    WasteContainer,
-)
+from ..models.machines import CONTAINER_STATUSES, PACKAGES, ChemicalAdditive, MachineTerm, WasteContainer
 
 NAME_MAX = 100  # Machine.name is String(100)
 QUERY_MAX = 100

@@ -6,11 +6,11 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required
 from ..api import json_body
+from ..data.export import wants_csv
+from ..data.listing import Page, page_args, page_json
 from ..errors import Unsupported
-from ..export import wants_csv
-from ..listing import Page, page_args, page_json
+from ..identity.access import module_required
 from ..models import ModuleId
 from . import exports, queries, rules, service
 from .serializers import operator_json, request_json

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from ..export import csv_response, stream_rows
+from ..data.export import csv_response, stream_rows
 from ..models import MaintenanceRequest
 from ..models.maintenance import MaintenanceAttachment
 from .presentation import contact_of, priority_label, status_label

@@ -14,15 +14,15 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..access import module_required
+from ..data.export import wants_csv
+from ..data.listing import last_page, page_args_lenient, query_url
 from ..errors import ServiceError
-from ..export import wants_csv
-from ..listing import last_page, page_args_lenient, query_url
-from ..localtime import format_pattern, local_datetime
+from ..i18n.localtime import format_pattern, local_datetime
+from ..identity.access import module_required
+from ..inputs.fields import field_errors
+from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId
-from ..safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from ..uploads import MAX_UPLOAD_MB, image_response
-from ..validation import field_errors
+from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from . import exports, presentation, service
 from .queries import list_requests, parse_list_query
 from .rules import operators

@@ -11,18 +11,12 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, String, UnaryExpression, cast, func, or_, select
 from sqlalchemy.orm import aliased
 
+from ..data.listing import like_contains
 from ..errors import Invalid
 from ..extensions import db
-from ..listing import like_contains
 from ..models import Account, MaintenanceRequest, MaintenanceStatus
 from .rules import manila_today
-from .service import (
-    DEFAULT_TAB,
-    FILTER_PRIORITIES,
-    FILTER_STATUSES,
-    PERIODS,
-    TABS,
-)
+from .service import DEFAULT_TAB, FILTER_PRIORITIES, FILTER_STATUSES, PERIODS, TABS
 
 MAX_QUERY = 100
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from ..errors import Invalid
 from ..extensions import db
-from ..localtime import today
+from ..i18n.localtime import today
 from ..models import Account, AccountStatus, MaintenancePriority, RoleId
 
 MAX_ISSUE = 2000

@@ -23,6 +23,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
+from ..inputs.fields import Errors
+from ..inputs.uploads import MAX_UPLOAD_BYTES as MAX_UPLOAD_BYTES
 from ..models import (
     Account,
     MaintenanceAttachment,
@@ -33,8 +35,6 @@ from ..models import (
     MaintenanceStatus,
     utcnow,
 )
-from ..uploads import MAX_UPLOAD_BYTES as MAX_UPLOAD_BYTES
-from ..validation import Errors
 from .rules import (
     MAX_ISSUE,
     MAX_PHONE,

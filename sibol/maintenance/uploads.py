@@ -11,11 +11,11 @@ from pathlib import Path
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
-from .. import uploads
 from ..errors import Invalid, NotFound, TooLarge
 from ..extensions import db
+from ..inputs import uploads
+from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import MaintenanceAttachment
-from ..uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 
 MAX_FILES = 5
 IMAGE_TYPES = IMAGE_EXTENSIONS  # content type -> file extension

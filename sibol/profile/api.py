@@ -6,9 +6,9 @@ from flask import Blueprint
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import signed_in
 from ..api import json_body
-from ..serializers import user_json
+from ..api.serializers import user_json
+from ..identity.access import signed_in
 from . import service
 
 bp = Blueprint("profile", __name__)

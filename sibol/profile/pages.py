@@ -6,8 +6,8 @@ from flask import Blueprint, Flask, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_logged_in
 
-from ..access import public, signed_in
 from ..errors import ServiceError
+from ..identity.access import public, signed_in
 from . import service
 
 bp = Blueprint("profile", __name__)

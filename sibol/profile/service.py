@@ -16,13 +16,15 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails, rules, sessions, tenancy
-from ..api.tokens import bearer_from_request, hash_secret
+from .. import emails
 from ..errors import Conflict, Invalid
 from ..extensions import db
+from ..identity import sessions, tenancy
+from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
+from ..identity.tokens import bearer_from_request, hash_secret
+from ..inputs import rules
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
 from ..models.auth import PageSession
-from ..passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
 
 SIGN_INS_SHOWN = 10
 SIGN_INS_KEPT = 50

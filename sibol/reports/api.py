@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from ..access import module_required
+from ..identity.access import module_required
 from ..models import ModuleId
 from . import service
 from .pages import ACTION, barangay_name

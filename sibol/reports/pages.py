@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template, request
 from flask_login import current_user
 
-from .. import localtime
-from ..access import module_required
 from ..errors import ServiceError
+from ..i18n import localtime
+from ..identity.access import module_required
+from ..inputs.fields import field_errors
 from ..models import ModuleId
-from ..validation import field_errors
 from . import service
 
 bp = Blueprint("reports", __name__)

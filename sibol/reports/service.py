@@ -17,10 +17,10 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from .. import localtime
 from ..dashboard import service as dashboard
 from ..errors import Invalid
 from ..extensions import db
+from ..i18n import localtime
 from ..models import (
     ClaimState,
     MaintenanceEvent,

@@ -8,15 +8,15 @@ from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required, public, signed_in
 from ..api import json_body
+from ..data.export import wants_csv
 from ..errors import Forbidden, Invalid
-from ..export import wants_csv
 from ..extensions import limiter
+from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, RoleId, utcnow
-from ..tasks import queue_notification_mail
 from . import alerts, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
 from .serializers import alert_json, notification_json, point_json, ts_json
+from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
 

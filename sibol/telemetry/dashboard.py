@@ -10,8 +10,8 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
 
-from .. import localtime
 from ..extensions import db
+from ..i18n import localtime
 from ..models import Machine
 from ..models.telemetry import Rollup
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from flask import Response
 from flask_babel import lazy_gettext as _l
 
-from ..export import csv_response, stream_rows
+from ..data.export import csv_response, stream_rows
 from ..models import Machine
 from ..models.telemetry import Alert
 from . import alerts

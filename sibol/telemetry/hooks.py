@@ -14,7 +14,7 @@ from sqlalchemy import event, inspect, select
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..i18n import N_
+from ..i18n.languages import N_
 from ..models import Account, Machine, ModuleId
 from ..models.machines import WasteContainer
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus

@@ -137,7 +137,7 @@ def _fmt(value: float | None) -> str:
 
 def alert_event(alert: Alert, what: str, machine_name: str, last_seen: datetime | None = None) -> int:
     """Tell every holder of module 2 that an alert opened or closed (the caller commits)."""
-    from ..presentation import shown
+    from ..i18n.labels import shown
     from .metrics import metric_info
 
     def label() -> str:

@@ -12,9 +12,9 @@ from flask import Blueprint, Flask, abort, flash, redirect, render_template, req
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..access import module_required, signed_in
+from ..data.export import wants_csv
 from ..errors import ServiceError
-from ..export import wants_csv
+from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
 from . import alerts, keys, notifications, views

@@ -10,13 +10,13 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
 
-from .. import charts as svg_charts
 from ..extensions import db
-from ..i18n import bound_gettext
-from ..localtime import format_pattern
+from ..i18n.labels import shown
+from ..i18n.languages import bound_gettext
+from ..i18n.localtime import format_pattern
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
-from ..presentation import shown
+from ..web import charts as svg_charts
 from . import alerts, rollups
 from .metrics import metric_info
 

@@ -15,20 +15,14 @@ from datetime import date
 
 from sqlalchemy import select
 
-from sibol import tenancy
 from sibol.extensions import db
+from sibol.household.residents import claims
+from sibol.identity import tenancy
 from sibol.models import Account, AccountStatus, Area, Barangay, Machine, RoleId
-from sibol.models.household import (
-    CollectionSchedule,
-    HouseholdMember,
-    Reward,
-    RewardClaim,
-    WasteCollection,
-)
+from sibol.models.household import CollectionSchedule, HouseholdMember, Reward, RewardClaim, WasteCollection
 from sibol.models.maintenance import MaintenanceAttachment, MaintenanceRequest
 from sibol.models.residents import MemberCollection
 from sibol.models.telemetry import Alert, Notification
-from sibol.residents import claims
 from tests.factories import make_account, token_for
 from tests.factories_household import make_member, make_schedule, png_bytes
 from tests.factories_machines import make_additive, make_container

@@ -12,8 +12,8 @@ import pytest
 from werkzeug.routing import Rule
 from werkzeug.routing.converters import NumberConverter
 
-from sibol.access import PUBLIC, access_of, allows
 from sibol.extensions import db
+from sibol.identity.access import PUBLIC, access_of, allows
 from sibol.models import AccountStatus, ModuleId, RoleId
 from tests.factories import make_account, token_for
 from tests.factories_admin import (

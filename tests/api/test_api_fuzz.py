@@ -23,8 +23,8 @@ from schemathesis.checks import (
 )
 from sqlalchemy import select
 
-from sibol.api.tokens import issue_token
 from sibol.extensions import db, limiter
+from sibol.identity.tokens import issue_token
 from sibol.models import AccountStatus, Barangay, HouseholdMember, RoleId
 from tests.factories import make_account, make_admin, make_machine
 

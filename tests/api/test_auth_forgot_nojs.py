@@ -12,12 +12,12 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from sibol import onetime
 from sibol.auth import service
 from sibol.extensions import db, mail
+from sibol.identity import onetime
+from sibol.identity.passwords import PASSWORD_RULE_MESSAGE, password_rules, verify_password
 from sibol.models import AccountStatus, utcnow
 from sibol.models.auth import AccountToken
-from sibol.passwords import PASSWORD_RULE_MESSAGE, password_rules, verify_password
 from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_auth import code_in
 

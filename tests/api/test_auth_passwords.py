@@ -3,12 +3,12 @@
 import pytest
 from sqlalchemy import select
 
-from sibol import onetime
 from sibol.auth import recovery
 from sibol.extensions import db, mail
+from sibol.identity import onetime
+from sibol.identity.passwords import PASSWORD_RULE_MESSAGE, verify_password
 from sibol.models import AccountStatus, ApiToken
 from sibol.models.auth import AccountToken, TokenPurpose
-from sibol.passwords import PASSWORD_RULE_MESSAGE, verify_password
 from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_auth import code_in, token_in
 

@@ -9,10 +9,10 @@ import pytest
 from flask import g
 from sqlalchemy import event, select
 
-from sibol.api.tokens import account_for_token
+from sibol.api.serializers import module_json
 from sibol.extensions import db
+from sibol.identity.tokens import account_for_token
 from sibol.models import Account, Barangay, Module, ModuleId, RoleId
-from sibol.serializers import module_json
 from tests.factories import make_account, token_for
 
 

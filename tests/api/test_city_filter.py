@@ -9,8 +9,8 @@ import re
 import pytest
 from sqlalchemy import insert, select
 
-from sibol import tenancy
 from sibol.extensions import db
+from sibol.identity import tenancy
 from sibol.models import Area, Barangay, Machine, RoleId
 from tests.factories import make_account, make_machine
 from tests.factories_household import make_member

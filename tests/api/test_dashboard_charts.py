@@ -7,9 +7,9 @@ from xml.etree import ElementTree
 import brotli
 import pytest
 
-from sibol import charts
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
+from sibol.web import charts
 from tests.factories import make_account
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -5,7 +5,7 @@ import json
 import brotli
 import pytest
 
-from sibol.assets import MANIFEST
+from sibol.web.assets import MANIFEST
 from tests.factories import make_account
 
 

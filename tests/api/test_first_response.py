@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from sibol import critical_css
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
+from sibol.web import critical_css
 from tests.factories import make_account
 
 STYLE = re.compile(r"<style>(.*?)</style>", re.S)

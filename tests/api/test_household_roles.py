@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db
+from sibol.household.residents import claims
 from sibol.models import (
     CollectionSchedule,
     EnergyReading,
@@ -25,7 +26,6 @@ from sibol.models import (
     RoleId,
     WasteCollection,
 )
-from sibol.residents import claims
 from tests.factories import make_account, token_for
 from tests.factories_admin import fresh_identity_per_request, session_client
 from tests.factories_household import make_member, make_reward, make_schedule

@@ -15,7 +15,7 @@ from flask import render_template_string
 from flask_babel import refresh
 
 from sibol.extensions import db
-from sibol.i18n import LANGUAGE_COOKIE
+from sibol.i18n.languages import LANGUAGE_COOKIE
 from sibol.models import Account, RoleId
 from tests.factories import make_account, make_admin, make_machine
 from tests.factories_admin import make_pending, session_client
@@ -271,7 +271,7 @@ def test_dates_written_by_hand_now_follow_the_language(app):
 
 
 def test_month_names_of_the_energy_chart_follow_the_language(app):
-    from sibol.localtime import month_name
+    from sibol.i18n.localtime import month_name
 
     with app.test_request_context("/", headers=FIL):
         refresh()

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from sibol import lockout
 from sibol.extensions import db, limiter
+from sibol.identity import lockout
 from sibol.models import utcnow
 from sibol.models.admin import AuditEntry
 from sibol.models.auth import LoginFailures

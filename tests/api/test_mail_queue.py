@@ -7,8 +7,8 @@ import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db, mail
+from sibol.jobs.queue import huey
 from sibol.models.auth import AccountToken
-from sibol.tasks import huey
 from tests.factories import make_account
 
 

@@ -120,8 +120,8 @@ def test_sessions_need_a_sign_in(client):
 
 
 def test_a_session_idle_past_the_limit_has_ended(app):
+    from sibol.identity.sessions import IDLE_LIMIT
     from sibol.models import utcnow
-    from sibol.sessions import IDLE_LIMIT
 
     user = make_account()
     browser = sign_in(app, user)

@@ -4,7 +4,7 @@ import pytest
 from flask import abort
 
 from sibol import create_app
-from sibol.access import public
+from sibol.identity.access import public
 from sibol.models import RoleId
 from tests.conftest import base_overrides
 from tests.factories import make_account, make_admin
@@ -142,7 +142,7 @@ def test_healthz_503_when_the_database_is_gone(tmp_path, database_url):
 def test_blueprint_level_declaration_covers_foreign_views(database_url):
     from flask import Blueprint
 
-    from sibol.access import PUBLIC, Access
+    from sibol.identity.access import PUBLIC, Access
 
     app = create_app(base_overrides(database_url))
     foreign = Blueprint("foreign", __name__)

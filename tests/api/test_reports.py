@@ -8,11 +8,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from sibol import localtime
 from sibol.dashboard import seed as dashboard_seed
 from sibol.dashboard import service as dashboard_service
 from sibol.extensions import db
 from sibol.household import seed as household_seed
+from sibol.i18n import localtime
 from sibol.models import (
     Barangay,
     ClaimState,

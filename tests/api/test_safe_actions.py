@@ -8,11 +8,11 @@ import re
 import pytest
 from sqlalchemy import select
 
-from sibol import safe_actions
 from sibol.extensions import db
 from sibol.models import Account, RoleId
 from sibol.models.household import HouseholdMember, RewardClaim
 from sibol.models.maintenance import MaintenanceRequest
+from sibol.web import safe_actions
 from tests.factories import make_account, make_admin
 from tests.factories_household import make_member, make_reward
 from tests.factories_maintenance import make_request

@@ -2,8 +2,8 @@ from sqlalchemy import func, select
 
 from sibol import seed
 from sibol.extensions import db
+from sibol.identity.passwords import verify_password
 from sibol.models import Account, Area, Barangay, Machine, MachineStatus, Module, Role, RoleId
-from sibol.passwords import verify_password
 
 
 def test_reference_data_has_the_spec_ids_and_is_idempotent(app):

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from sibol.extensions import db
+from sibol.jobs.queue import huey
 from sibol.models import utcnow
 from sibol.models.telemetry import Alert, DeviceKey
-from sibol.tasks import huey, telemetry_tick
+from sibol.telemetry.tasks import telemetry_tick
 from tests.factories_telemetry import keyed_machine
 
 

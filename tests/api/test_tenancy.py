@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from sibol import tenancy
 from sibol.extensions import db
+from sibol.identity import tenancy
 from sibol.models import Account, AccountStatus, Area, Barangay, Machine, RoleId
 from sibol.models.household import HouseholdMember, Reward
 from tests.factories import DEFAULT_PASSWORD, make_account, make_machine

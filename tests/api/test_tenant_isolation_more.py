@@ -16,8 +16,8 @@ import re
 import pytest
 from sqlalchemy import select
 
-from sibol import tenancy
 from sibol.extensions import db
+from sibol.identity import tenancy
 from sibol.models import Account, ClaimState, Machine
 from sibol.models.household import HouseholdMember, Reward, RewardClaim
 from sibol.models.machines import ChemicalAdditive, WasteContainer

@@ -96,7 +96,7 @@ class QueueConsumer:
     def start(self) -> QueueConsumer:
         out = open(self.log, "ab")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
-            [str(HUEY_CONSUMER), "sibol.tasks.huey", "--workers", "1", "--delay", "0.1"],
+            [str(HUEY_CONSUMER), "sibol.worker.huey", "--workers", "1", "--delay", "0.1"],
             cwd=ROOT,
             env=self.env,
             stdout=out,

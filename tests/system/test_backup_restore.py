@@ -27,7 +27,7 @@ def test_verify_restore_script_proves_identical_contents(tmp_path):
 
 
 def test_digest_changes_when_data_changes(app):
-    from sibol.backup import digest
+    from sibol.data.backup import digest
     from tests.factories import make_account
 
     before = digest()

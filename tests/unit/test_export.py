@@ -11,8 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import InvalidRequestError
 from sqlalchemy.orm import joinedload
 
-from sibol.errors import Invalid
-from sibol.export import (
+from sibol.data.export import (
     cell,
     csv_response,
     encode_rows,
@@ -21,6 +20,7 @@ from sibol.export import (
     stream_scalars,
     wants_csv,
 )
+from sibol.errors import Invalid
 from sibol.extensions import db
 from sibol.models import Machine
 from tests.factories import make_machine

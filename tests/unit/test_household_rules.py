@@ -4,9 +4,9 @@ from datetime import date
 
 import pytest
 
-from sibol import rules
 from sibol.errors import Invalid
 from sibol.household.rewards import image_kind
+from sibol.inputs import rules
 from tests.factories_household import png_bytes
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from sibol import island_i18n
 from sibol.models import RoleId
+from sibol.web import island_messages as island_i18n
 from tests.factories import make_account
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,7 +236,7 @@ def test_without_the_builds_module_map_every_translation_goes_out():
 
 def test_with_the_vite_dev_server_every_translation_goes_out(app, monkeypatch):
     app.config["SIBOL_IGNORE_HOT_FILE"] = False
-    monkeypatch.setattr("sibol.assets.HOT_FILE", Path(app.config["SIBOL_UPLOAD_DIR"]).parent / "hot")
+    monkeypatch.setattr("sibol.web.vite_dev.HOT_FILE", Path(app.config["SIBOL_UPLOAD_DIR"]).parent / "hot")
     Path(app.config["SIBOL_UPLOAD_DIR"]).parent.joinpath("hot").write_text("http://127.0.0.1:5173")
     with app.test_request_context(headers={"Accept-Language": "fil"}):
         html = str(island_i18n.island_messages("static_src/islands/login.ts"))

@@ -1,6 +1,6 @@
 import pytest
 
-from sibol.passwords import (
+from sibol.identity.passwords import (
     generate_password,
     hash_password,
     meets_password_rule,
@@ -43,7 +43,7 @@ def test_generated_passwords_meet_the_rule_and_differ():
 def test_hash_parameters_follow_owasp_and_old_hashes_are_flagged_for_rehash():
     from argon2 import PasswordHasher
 
-    from sibol.passwords import needs_rehash
+    from sibol.identity.passwords import needs_rehash
 
     stored = hash_password("Str0ng!pass")
     assert "$m=19456,t=2,p=1$" in stored
@@ -52,7 +52,7 @@ def test_hash_parameters_follow_owasp_and_old_hashes_are_flagged_for_rehash():
 
 
 def test_password_advice_names_exactly_what_is_missing():
-    from sibol.passwords import password_advice
+    from sibol.identity.passwords import password_advice
 
     assert password_advice("Abcdef1!") is None
     assert password_advice("abcdefgh").startswith(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sibol.maintenance import presentation as mnt
-from sibol.presentation import BADGE_COLOURS, badge_colour
+from sibol.web.presentation import BADGE_COLOURS, badge_colour
 
 
 @pytest.mark.parametrize(

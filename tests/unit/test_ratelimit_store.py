@@ -8,7 +8,7 @@ from limits import RateLimitItemPerMinute
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
-import sibol.ratelimit_store  # noqa: F401 - registers sibol-sqlite:// (also in spawned processes)
+import sibol.identity.ratelimits  # noqa: F401 - registers sibol-sqlite:// (also in spawned processes)
 
 
 def test_moving_window_counts_and_refuses_past_the_limit(tmp_path):

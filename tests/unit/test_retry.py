@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
-from sibol.access import public
+from sibol.data.retry import ATTEMPTS
 from sibol.extensions import db, limiter
+from sibol.identity.access import public
 from sibol.models import Barangay
-from sibol.retry import ATTEMPTS
 
 
 class Refusal(Exception):

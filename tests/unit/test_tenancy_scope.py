@@ -7,9 +7,9 @@ from datetime import date, time
 import pytest
 from sqlalchemy import delete, func, select, update
 
-from sibol import tenancy
 from sibol.errors import NotFound
 from sibol.extensions import db
+from sibol.identity import tenancy
 from sibol.models import Area, Barangay, Machine
 from sibol.models.machines import ChemicalAdditive, MachineTerm
 from tests.factories import make_machine

@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from sibol.i18n_tools import ROOT, Literal, extract, placeholders, po_path, read_catalog, template_literals
+from sibol.i18n.tools import (
+    ROOT,
+    Literal,
+    extract,
+    placeholders,
+    po_path,
+    read_catalog,
+    template_literals,
+)
 
 TEMPLATES = ROOT / "templates"
 
@@ -114,7 +122,7 @@ def test_catalogues_compile_when_missing_or_stale(tmp_path):
 
     from babel.messages.mofile import read_mo
 
-    from sibol.i18n import compile_catalogues
+    from sibol.i18n.languages import compile_catalogues
 
     target = tmp_path / "fil" / "LC_MESSAGES"
     target.mkdir(parents=True)

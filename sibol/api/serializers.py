@@ -1,0 +1,47 @@
+"""Spec spellings (section 3) live only here."""
+
+from __future__ import annotations
+
+from ..models import Account, Module
+
+
+def module_json(module: Module) -> dict:
+    return {
+        "id": module.id,
+        "key": module.key,
+        "name": module.name,
+        "path": module.path,
+        "Module_id": module.id,
+        "Module_name": module.name,
+        "Path": module.path,
+    }
+
+
+def account_fields(account: Account) -> dict:
+    """The spec section 3 fields of an account that every account shape carries."""
+    return {
+        "Account_id": account.id,
+        "Username": account.username,
+        "FirstName": account.first_name,
+        "LastName": account.last_name,
+        "Email": account.email,
+        "Barangay_id": account.barangay_id,
+        "Barangay_Name": account.barangay.name if account.barangay else None,
+        "Roles": account.role_id,
+        "IsActive": 1 if account.is_enabled else 0,
+        "status": account.status,
+    }
+
+
+def user_json(account: Account) -> dict:
+    """The `user` stored by the browser: both spellings of DESIGN.md section 3."""
+    modules = sorted(account.module_ids)
+    return {
+        **account_fields(account),
+        "id": account.id,
+        "username": account.username,
+        "roles": account.role_id,
+        "roleId": account.role_id,
+        "role": account.role.name if account.role else None,
+        "user_modules": modules,
+    }

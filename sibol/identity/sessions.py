@@ -1,0 +1,134 @@
+"""Page sessions recorded on the server, so that signing out ends them for every copy of the cookie.
+
+The signed Flask session cookie carries a random id (SESSION_KEY); the table keeps only its
+SHA-256. The user loader accepts a cookie only while its row exists: sign-out deletes the row,
+and disabling, a password reset or change, or "sign out everywhere" delete all of an account's rows
+(and revoke its bearer tokens).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any, cast
+
+from flask import request, session
+from flask_login import logout_user
+from sqlalchemy import CursorResult, delete, func, select, update
+
+from ..extensions import db
+from ..models import Account, ApiToken, utcnow
+from ..models.auth import PageSession
+from .tokens import hash_secret, revoke_all_tokens
+
+SESSION_KEY = "sibol_sid"
+TOUCH_EVERY = timedelta(minutes=5)  # how stale last_seen_at may get before a write refreshes it
+IDLE_LIMIT = timedelta(days=14)  # a session unused this long has ended
+
+
+def open_session(account: Account) -> str:
+    """Record a new page session (the caller commits) and return its secret."""
+    raw = secrets.token_urlsafe(32)
+    db.session.add(
+        PageSession(
+            account_id=account.id,
+            token_hash=hash_secret(raw),
+            user_agent=(request.user_agent.string or "")[:200] if request else "",
+            address=(request.remote_addr or "")[:64] if request else "",
+        )
+    )
+    return raw
+
+
+def begin(account: Account) -> None:
+    """Sign-in: a new recorded session whose secret goes into the signed cookie. Sessions of any
+    account idle past IDLE_LIMIT are deleted on the way (the caller commits)."""
+    db.session.execute(delete(PageSession).where(PageSession.last_seen_at < utcnow() - IDLE_LIMIT))
+    session[SESSION_KEY] = open_session(account)
+
+
+def current_row() -> PageSession | None:
+    raw = session.get(SESSION_KEY)
+    if not isinstance(raw, str) or not 0 < len(raw) <= 100:
+        return None
+    return db.session.scalar(select(PageSession).where(PageSession.token_hash == hash_secret(raw)))
+
+
+def is_live_for(account: Account) -> bool:
+    """The cookie's session is recorded and belongs to the account (checked on every request)."""
+    row = current_row()
+    if row is None or row.account_id != account.id:
+        return False
+    now = utcnow()
+    if row.last_seen_at < now - IDLE_LIMIT:
+        return False
+    if row.last_seen_at < now - TOUCH_EVERY:
+        db.session.execute(update(PageSession).where(PageSession.id == row.id).values(last_seen_at=now))
+        db.session.commit()
+    return True
+
+
+def end_current() -> None:
+    """Sign-out: the cookie's session ends everywhere it was copied (the caller commits)."""
+    row = current_row()
+    if row is not None:
+        db.session.delete(row)
+    session.pop(SESSION_KEY, None)
+
+
+def end_all(account_id: int) -> int:
+    """End every page session of an account (the caller commits); how many there were."""
+    result = cast(
+        "CursorResult[Any]",
+        db.session.execute(delete(PageSession).where(PageSession.account_id == account_id)),
+    )
+    return result.rowcount or 0
+
+
+def end_everything(account: Account) -> tuple[int, int]:
+    """Every page session and bearer token of the account ends (the caller commits)."""
+    account.session_epoch = (account.session_epoch or 0) + 1
+    return end_all(account.id), revoke_all_tokens(account.id)
+
+
+def sign_out_everywhere(account: Account) -> tuple[int, int]:
+    """End every page session and bearer token of the account, this browser's too; commits."""
+    ended = end_everything(account)
+    db.session.commit()
+    logout_user()
+    session.pop(SESSION_KEY, None)
+    return ended
+
+
+def listing(account: Account) -> list[PageSession]:
+    return list(
+        db.session.scalars(
+            select(PageSession)
+            .where(PageSession.account_id == account.id)
+            .order_by(PageSession.last_seen_at.desc(), PageSession.id.desc())
+        )
+    )
+
+
+def live_token_count(account: Account) -> int:
+    return (
+        db.session.scalar(
+            select(func.count(ApiToken.id)).where(
+                ApiToken.account_id == account.id,
+                ApiToken.revoked_at.is_(None),
+                ApiToken.expires_at > utcnow(),
+            )
+        )
+        or 0
+    )
+
+
+def session_json(row: PageSession, current: PageSession | None) -> dict:
+    return {
+        "id": row.id,
+        "createdAt": row.created_at.isoformat(timespec="seconds") + "Z",
+        "lastSeenAt": row.last_seen_at.isoformat(timespec="seconds") + "Z",
+        "userAgent": row.user_agent,
+        "address": row.address,
+        "current": current is not None and row.id == current.id,
+    }

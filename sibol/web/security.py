@@ -1,0 +1,71 @@
+"""Security headers on every response, and trusting a reverse proxy only when configured."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import Flask, g, request
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .vite_dev import dev_server_url
+
+
+@lru_cache(maxsize=256)
+def content_security_policy(dev_server: str | None, style_sources: tuple[str, ...] = ()) -> str:
+    """style_sources: the 'sha256-…' of the page's inline critical CSS (sibol/critical_css.py).
+    Style attributes set from scripts (React, Chart.js) go through the CSSOM, which CSP allows.
+    Cached: the same few policies were rebuilt on every response (issue 17)."""
+    script = "'self'"
+    connect = "'self'"
+    style = " ".join(["'self'", *style_sources])
+    if dev_server:
+        # make dev: the Vite client and the React refresh preamble (one inline module).
+        ws = dev_server.replace("http", "ws", 1)
+        script += f" {dev_server} 'unsafe-inline'"
+        connect += f" {dev_server} {ws}"
+        style += " 'unsafe-inline'"  # make dev only: Vite injects the islands' CSS as <style>
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src {script}",
+            f"style-src {style}",
+            "img-src 'self' data: blob:",
+            "font-src 'self'",
+            f"connect-src {connect}",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+def install_security(app: Flask) -> None:
+    proxies = app.config.get("SIBOL_TRUSTED_PROXIES", 0)
+    if proxies:
+        # X-Forwarded-* are believed only from this many proxies in front of the app.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
+    if app.config["SIBOL_BASE_URL"].startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
+
+    @app.after_request
+    def security_headers(response):
+        headers = response.headers
+        headers.setdefault(
+            "Content-Security-Policy",
+            content_security_policy(dev_server_url(), tuple(g.get("sibol_style_sources", ()))),
+        )
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        if request.is_secure:
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        if request.path.startswith("/api/") or response.mimetype == "text/html":
+            # Pages and data are per-user: never stored by shared caches.
+            headers.setdefault("Cache-Control", "no-store")
+        return response
