@@ -42,7 +42,7 @@ FEATURES = (
     "chat",
     "telemetry",
     "reports",
-    "city",  # issue 15: barangays and the city dashboard (City Admin)
+    "city",  # Barangays and the city dashboard (City Admin)
     "language",
 )
 
@@ -70,7 +70,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         busy = float(app.config.get("SIBOL_DB_BUSY_TIMEOUT", 5))
         options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
         options["connect_args"] = {**options.get("connect_args", {}), "timeout": busy}
-        # A local file cannot drop a pooled connection: no SELECT 1 before every request (issue 17).
+        # A local file cannot drop a pooled connection: no SELECT 1 before every request.
         options["pool_pre_ping"] = False
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     # Keep the field order of the spec's shapes (app.json is Flask's DefaultJSONProvider).
@@ -186,7 +186,7 @@ def register_request_hooks(app: Flask) -> None:
                 return  # no cookie, no ambient authority to forge (API clients such as a mobile app)
             if request.is_json and not current_user.is_authenticated:
                 # A cookie that carries no signed-in account gives no authority to forge, and
-                # another site cannot send a JSON body without a CORS preflight (issue 19).
+                # another site cannot send a JSON body without a CORS preflight.
                 return
         if not app.config.get("WTF_CSRF_ENABLED", True):
             return

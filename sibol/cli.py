@@ -84,7 +84,7 @@ def register_commands(app: Flask) -> None:
     @click.argument("username")
     @click.option("--email", default="", help="The City Admin's e-mail address")
     def create_city_admin_command(username: str, email: str) -> None:
-        """Create a City Admin (issue 15: manages barangays, sees every barangay); prints its password once."""
+        """Create a City Admin (manages barangays, sees every barangay); prints its password once."""
         seed.reference_data()
         try:
             account, generated = seed.create_city_admin(username, email)

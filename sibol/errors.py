@@ -72,7 +72,7 @@ class Unsupported(ServiceError):
 
 
 # Where the spec's client looks for pending accounts and barangays after /api/admin/... (spec
-# section 7). Nothing need answer there, but whatever does is JSON with CORS headers (issue 19).
+# section 7). Nothing need answer there, but whatever does is JSON with CORS headers.
 CLIENT_FALLBACK_PATHS = ("/admin/pending-accounts", "/pending-accounts", "/admin/barangays", "/barangays")
 
 

@@ -26,7 +26,7 @@ from .models import (
     account_modules,
 )
 
-# Issue 15: barangays are tenants. Seeding creates only the first one (SIBOL_DEFAULT_BARANGAY_NAME),
+# Barangays are tenants. Seeding creates only the first one (SIBOL_DEFAULT_BARANGAY_NAME),
 # so a fresh installation has one barangay and looks as before; a City Admin adds the others.
 AREAS = ("Purok 1", "Purok 2", "Purok 3", "Purok 4", "Purok 5")
 MACHINE_STATUSES = ("Active", "Inactive", "Under Maintenance", "Offline")
@@ -145,7 +145,7 @@ def ensure_admin(username: str, email: str, password: str | None = None) -> tupl
 
 
 def create_city_admin(username: str, email: str, password: str | None = None) -> tuple[Account, str | None]:
-    """A City Admin (issue 15): every module, no barangay. Returns (account, generated password).
+    """A City Admin: every module, no barangay. Returns (account, generated password).
     Raises ValueError when the username or e-mail is taken."""
     username, email = username.strip(), (email or "").strip().lower()
     if db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower())):

@@ -33,7 +33,7 @@ ACCESS = {
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.admin.accounts", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of("users"),
         "summary": "Accounts not awaiting approval, newest first (paged when page or per_page is given)",
         "query": {
@@ -44,7 +44,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400"],
     },
     ("api.admin.pending_accounts", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of("pendingAccounts"),
         "summary": "Accounts awaiting approval, oldest first (paged when page or per_page is given)",
         "query": PAGING,
@@ -132,7 +132,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
 }
 
-# Issue 12: approval with another role, locked accounts.
+# Approval with another role, locked accounts.
 OPERATIONS.update(
     {
         ("api.admin.approve", "POST"): {

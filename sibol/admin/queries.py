@@ -19,7 +19,7 @@ from ..models.core import module_ids_column, parse_module_ids
 
 
 def roles() -> list[Role]:
-    """The roles the signed-in account may give: City Admin only to a City Admin (issue 15)."""
+    """The roles the signed-in account may give: City Admin only to a City Admin."""
     from ..identity.tenancy import acting_as_city_admin
     from ..models import RoleId
 
@@ -49,7 +49,7 @@ def list_accounts(
 ) -> Page:
     """Accounts that are not awaiting approval, newest first. per_page None: all of them."""
     query = accounts_query(q, role_id)
-    # The count over the same conditions, without the joined role and barangay (issue 17).
+    # The count over the same conditions, without the joined role and barangay.
     total = db.session.scalar(query.with_only_columns(func.count(Account.id)).order_by(None)) or 0
     # Modules joined into the page query: one query instead of a second SELECT ... IN per page.
     query = query.order_by(Account.id.desc()).options(joinedload(Account.modules))
@@ -63,7 +63,7 @@ def list_accounts(
 def list_account_rows(
     q: str | None = None, role_id: int | None = None, page: int = 1, per_page: int | None = 10
 ) -> Page:
-    """list_accounts as plain rows for /api (issue 17): each item is (row, [(module id, name)...])
+    """list_accounts as plain rows for /api: each item is (row, [(module id, name)...])
     with the fields account_json reads, in one SELECT (two with a page's COUNT) and no ORM
     objects. The accounts are scoped like every Account query (the entity's loader criteria);
     their role, barangay and module ids are read through the tables (an ORM entity there would

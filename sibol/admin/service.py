@@ -107,7 +107,7 @@ def check_barangay(barangay_id: int | None) -> int | None:
     if barangay_id is None:
         return None
     if db.session.get(Barangay, barangay_id) is None:
-        # Another barangay's id is not found, as one that does not exist (issue 15: 404, not 403).
+        # Another barangay's id is not found, as one that does not exist (404, not 403).
         raise NotFound(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id
 
@@ -166,7 +166,7 @@ def _other_active_admins(account_id: int, barangay_id: int | None = None) -> int
             Account.is_enabled.is_(True),
             Account.role_id == int(RoleId.ADMIN),
             account_modules.c.module_id == int(ModuleId.ADMIN),
-            # Issue 15: a barangay keeps its own last Admin (the City Admin sees every barangay).
+            # A barangay keeps its own last Admin (the City Admin sees every barangay).
             *([Account.barangay_id == barangay_id] if barangay_id is not None else []),
         )
         .order_by(Account.id)
@@ -362,7 +362,7 @@ def approve_account(
     account.is_enabled = True
     account.rejection_reason = None
     link = set_password_url(account) if not account.password_hash else None
-    ensure_member_for(account)  # a Household account gets its household (issue 13)
+    ensure_member_for(account)  # a Household account gets its household
     _audit(
         AuditAction.APPROVE,
         actor,

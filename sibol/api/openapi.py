@@ -134,7 +134,7 @@ def build_openapi(app: Flask) -> dict:
             else:
                 responses = {success: ANY_JSON}
             errors = list(extra.get("errors", ["400", "404", "405", "415"]))
-            if extra.get("csv"):  # a list that also answers CSV (issue 16): a bad format is a 400
+            if extra.get("csv"):  # a list that also answers CSV: a bad format is a 400
                 responses[success] = _with_csv(responses[success])
                 errors = errors if "400" in errors else ["400", *errors]
             for code in errors:

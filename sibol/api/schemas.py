@@ -17,7 +17,7 @@ Keyed by (endpoint, method):
 
 Every write (any method but GET) may answer 400: a browser session cookie that carries a
 signed-in account (or any cookie with a body that is not JSON) without its CSRF token is refused
-before the view runs; an anonymous cookie with a JSON body passes (issue 19). Aliases the views also accept (e.g. "Email" or "email")
+before the view runs; an anonymous cookie with a JSON body passes. Aliases the views also accept (e.g. "Email" or "email")
 are named in descriptions; the schemas list the spelling the spec's client sends.
 """
 

@@ -80,7 +80,7 @@ def allowed_modules():
     """A plain list of entries carrying id, key, name and path: a shape the spec names (section 3).
     (An object {success, modules} would be read by the spec's client as a map of two modules.)"""
     # The modules themselves are the fixed reference rows seeded from MODULES: only the account's
-    # module ids are needed, which a bearer request's account carries (api/tokens.py, issue 17).
+    # module ids are needed, which a bearer request's account carries (sibol/identity/tokens.py).
     return [dict(_module_json(module_id)) for module_id in sorted(current_user.module_ids)]
 
 

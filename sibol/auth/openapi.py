@@ -133,7 +133,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
 }
 
-# Issue 12: the account's page sessions.
+# The account's page sessions.
 OPERATIONS.update(
     {
         ("api.auth.list_sessions", "GET"): {

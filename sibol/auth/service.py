@@ -72,7 +72,7 @@ def _refuse_inactive(account: Account) -> None:
         raise Forbidden(reason, status=account.status)
     if not account.is_enabled:
         raise Forbidden(_(DISABLED), status="disabled")
-    if account.barangay is not None and not account.barangay.is_active:  # issue 15
+    if account.barangay is not None and not account.barangay.is_active:
         raise Forbidden(_(BARANGAY_INACTIVE), status="barangay_inactive")
 
 
@@ -206,7 +206,7 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
     if barangay_id < 1 or barangay_id > 2**31 - 1:
         raise Invalid(_("Barangay must be a valid number"), field="areaId")
     chosen = db.session.get(Barangay, barangay_id)
-    if chosen is None or not chosen.is_active:  # issue 15: only active barangays take sign-ups
+    if chosen is None or not chosen.is_active:  # Only active barangays take sign-ups
         raise Invalid(_("Choose a barangay from the list."), field="areaId")
     return form.role, first, last, email, barangay_id
 
@@ -359,7 +359,7 @@ def google_sign_in(info: dict) -> GoogleOutcome:
 
 
 def barangays() -> list[Barangay]:
-    """The barangays a sign-up may choose: the active ones (issue 15)."""
+    """The barangays a sign-up may choose: the active ones."""
     return list(
         db.session.scalars(select(Barangay).where(Barangay.is_active.is_(True)).order_by(Barangay.name))
     )

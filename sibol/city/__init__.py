@@ -1,1 +1,1 @@
-"""Issue 15: the City Admin feature - barangay management and the city dashboard."""
+"""The City Admin feature - barangay management and the city dashboard."""

@@ -1,4 +1,4 @@
-"""/api/city/barangays and /api/city/dashboard: the City Admin's calls (issue 15); others get 403."""
+"""/api/city/barangays and /api/city/dashboard: the City Admin's calls; others get 403."""
 
 from __future__ import annotations
 

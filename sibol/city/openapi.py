@@ -1,4 +1,4 @@
-"""/api/city (barangays, the city dashboard) in the OpenAPI document (issue 15; City Admin only)."""
+"""/api/city (barangays, the city dashboard) in the OpenAPI document (City Admin only)."""
 
 from __future__ import annotations
 

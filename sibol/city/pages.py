@@ -1,4 +1,4 @@
-"""The City Admin's pages (issue 15): barangays, the city dashboard and the barangay filter.
+"""The City Admin's pages: barangays, the city dashboard and the barangay filter.
 
 Plain forms and links: everything works without JavaScript.
 """

@@ -1,4 +1,4 @@
-"""Barangay management and the city dashboard (issue 15): the City Admin's own work.
+"""Barangay management and the city dashboard: the City Admin's own work.
 
 Everything here reads and writes across barangays, so it runs unscoped (tenancy.unscoped()).
 The city dashboard's totals are grouped queries over one page of barangays (an IN list on the

@@ -37,7 +37,7 @@ def greeting(account: Account) -> tuple[str | None, str]:
         return None, name  # the installation's first administrator (now in the first barangay)
     if account.barangay:
         return account.barangay.name, name
-    if account.role_id == RoleId.CITY_ADMIN:  # issue 15: the barangay chosen in the filter, if any
+    if account.role_id == RoleId.CITY_ADMIN:  # the barangay chosen in the filter, if any
         from ..identity.tenancy import chosen_barangay_name
 
         return chosen_barangay_name(), name
@@ -47,7 +47,7 @@ def greeting(account: Account) -> tuple[str | None, str]:
 
 
 def chart_svgs(summary: dict) -> dict:
-    """The doughnut of each period and the energy chart, drawn as SVG on the server (issue 17):
+    """The doughnut of each period and the energy chart, drawn as SVG on the server:
     visible with the first response and without JavaScript; Chart.js only adds interaction."""
     waste: dict[str, Markup] = {}
     for p, figures in summary["waste"].items():

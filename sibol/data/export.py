@@ -1,4 +1,4 @@
-"""CSV export of a table (issue 16): the same query the table pages through, streamed whole.
+"""CSV export of a table: the same query the table pages through, streamed whole.
 
 A list view asks `wants_csv()` (`?format=csv`, or an Accept header preferring text/csv; any other
 `format` is a 400 naming it), checks its input as usual, then answers `csv_response(...)` with the

@@ -1,5 +1,5 @@
 """GET /api/schedules, /api/areas, /api/operators: what the household screen of the spec's own
-client reads (issue 19). The spec leaves them out; they are served from the household data, as
+client reads. The spec leaves them out; they are served from the household data, as
 plain lists of the spec's field names (section 3), under the household API's access rule
 (module 4). Our own pages and islands use /api/household/* instead.
 """

@@ -36,7 +36,7 @@ REWARD_FIELDS = {
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.household.schedules", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(),
         "summary": "Collection schedules, latest date first",
         "query": {**Q, "status": SCHEDULE_FIELDS["status"], **PAGING},
@@ -63,7 +63,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "body": obj(SCHEDULE_FIELDS),
         "errors": ["400", "404", "415"],
     },
-    # What the household screen of the spec's client reads (plain lists; issue 19).
+    # What the household screen of the spec's client reads (plain lists).
     ("api.household_client.schedules", "GET"): {
         "response": {"type": "array", "items": {"type": "object"}},
         "summary": "Collection schedule rows, latest date first (a plain list, at most 10,000)",
@@ -87,14 +87,14 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.household.leaderboard", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(),
         "summary": "Household members ranked by points",
         "query": {**Q, "status": {"type": "string", "enum": ["Active", "Inactive"]}, **PAGING},
         "errors": ["400"],
     },
     ("api.household.rewards", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(),
         "summary": "Rewards",
         "query": {**Q, "status": REWARD_FIELDS["status"], **PAGING},
@@ -126,7 +126,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "409", "415"],
     },
     ("api.household.claims", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(),
         "summary": "Reward claims, newest first",
         "query": {**Q, **PAGING},

@@ -132,7 +132,7 @@ def _render(
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
-    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household" (issue 13)
+    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household"
         from .residents.pages import my_household_page
 
         return my_household_page()

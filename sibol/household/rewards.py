@@ -156,7 +156,7 @@ def can_claim(reward: Reward, member: HouseholdMember) -> bool:
 
 
 def undo_claim(claim_id: int) -> HouseholdMember:
-    """Takes a claim back (issue 18 undo): the claim goes and its points return, in one commit."""
+    """Takes a claim back (undo): the claim goes and its points return, in one commit."""
     claim = db.session.get(RewardClaim, claim_id)
     if claim is None:
         raise NotFound(_("That claim no longer exists."))

@@ -61,7 +61,7 @@ def claim_json(claim: RewardClaim) -> dict:
         "rewardId": claim.reward_id,
         "points": claim.points_spent,
         "claimedAt": claim.claimed_at.isoformat() + "Z",
-        "state": claim.state,  # open (points reserved), redeemed or cancelled (issue 13)
+        "state": claim.state,  # open (points reserved), redeemed or cancelled
         "code": claim.code,
     }
 

@@ -1,4 +1,4 @@
-"""Languages (issue 16): English and Filipino through Flask-Babel.
+"""Languages: English and Filipino through Flask-Babel.
 
 Templates use `{{ _("...") }}` (Flask-Babel installs gettext into Jinja); Python code uses
 `gettext` for texts built during a request and `lazy_gettext` for texts defined at import time.
@@ -65,7 +65,7 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's conventional name for "no-op
 def bound_gettext() -> Callable[..., str]:
     """gettext bound to this request's catalogue, for a text translated once per row of a list.
     Flask-Babel's gettext looks up the domain, the locale and the catalogue on every call (about
-    10 us, a tenth of a machines page's API time for its "5 min ago" texts; issue 17)."""
+    10 us, a tenth of a machines page's API time for its "5 min ago" texts)."""
     ugettext = get_translations().ugettext
 
     def gettext(string: str, **variables: object) -> str:

@@ -1,10 +1,10 @@
-"""One time zone for every date and time people read (issue 18).
+"""One time zone for every date and time people read.
 
 Instants are stored as naive UTC datetimes; pages show them in the barangay's zone,
 `SIBOL_TIMEZONE` (Asia/Manila by default). Templates use the filters registered here:
 `local_date`, `local_time`, `local_datetime` (and `iso_utc` for <time datetime>).
 
-Dates and times follow the reader's language (issue 16) through Babel, with fixed patterns so
+Dates and times follow the reader's language through Babel, with fixed patterns so
 English reads exactly as before ("Jan 5, 2026", "5:30 PM") and Filipino names its months
 ("Ene 5, 2026"). Outside a request (tasks, commands) they are English. `number` formats counts
 and points with the language's grouping.

@@ -1,4 +1,4 @@
-"""Catalogue upkeep (issue 16): extraction, .po update, and the template literal scanner.
+"""Catalogue upkeep: extraction, .po update, and the template literal scanner.
 
 `make translations` (python -m sibol.i18n.tools) re-extracts every message of the server into
 sibol/translations/messages.pot and merges it into each language's messages.po, keeping the

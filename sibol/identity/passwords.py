@@ -63,7 +63,7 @@ def password_advice(password: str) -> str | None:
     """What to change so the password meets the rule, in words; None when it already does.
 
     E.g. "Password needs an uppercase letter (A-Z) and a symbol such as ! # ? or @. Use at least 8
-    characters with upper- and lowercase letters, a number and a symbol." (issue 19: the spec's
+    characters with upper- and lowercase letters, a number and a symbol." (the spec's
     client generates 8 lowercase letters and digits for a blank password, and shows this text.)
     """
     if len(password) > MAX_PASSWORD_LENGTH:
@@ -98,7 +98,7 @@ STRENGTH_LABELS = {
 
 
 def strength_label(password: str) -> str:
-    """The meter's word; nothing before anything is typed (issue 18)."""
+    """The meter's word; nothing before anything is typed."""
     if not password:
         return ""
     return str(STRENGTH_LABELS[sum(password_rules(password).values())])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..models import ModuleId, RoleId
 
 ADMIN, STAFF, OPERATOR, HOUSEHOLD = RoleId.ADMIN, RoleId.STAFF, RoleId.OPERATOR, RoleId.HOUSEHOLD
-CITY_ADMIN = RoleId.CITY_ADMIN  # issue 15: everything an Admin may do, in every barangay
+CITY_ADMIN = RoleId.CITY_ADMIN  # Everything an Admin may do, in every barangay
 STAFF_ROLES = frozenset({ADMIN, STAFF, CITY_ADMIN})
 CREW_ROLES = frozenset({ADMIN, STAFF, OPERATOR, CITY_ADMIN})
 ALL_ROLES = frozenset(RoleId)
@@ -37,7 +37,7 @@ ACTIONS: dict[str, frozenset[RoleId]] = {
     # Dashboard ----------------------------------------------------------------------------
     "dashboard.record": CREW_ROLES,  # Record a collection, record energy
     "reports.view": STAFF_ROLES,  # the monthly report (/reports/monthly, /api/reports/monthly)
-    # Barangays (issue 15) -----------------------------------------------------------------
+    # Barangays -----------------------------------------------------------------
     "city.barangays": frozenset({CITY_ADMIN}),  # create, rename, deactivate, appoint admins
     "city.dashboard": frozenset({CITY_ADMIN}),  # totals per barangay
 }

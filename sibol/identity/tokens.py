@@ -63,7 +63,7 @@ def bearer_from_request() -> str | None:
     return value or None
 
 
-# One statement for every bearer request (issue 17): the token's checks, the account's columns,
+# One statement for every bearer request: the token's checks, the account's columns,
 # its barangay's flag and its module ids as plain values, built once. Hydrating an Account with
 # its joined role, barangay and modules through the ORM cost about as much again as the query.
 _ACCOUNT_COLUMNS = tuple(Account.__table__.c)

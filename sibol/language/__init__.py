@@ -1,1 +1,1 @@
-"""The language switcher (issue 16): POST /language for pages, PUT /api/me/language for clients."""
+"""The language switcher: POST /language for pages, PUT /api/me/language for clients."""

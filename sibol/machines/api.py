@@ -149,7 +149,7 @@ def add_waste_container(machine_id: str):
 
 
 def _page_columns(statement: Select) -> Select:
-    """A page of machines as plain rows (issue 17): machine_json's fields and the device's last
+    """A page of machines as plain rows: machine_json's fields and the device's last
     reading in one SELECT, instead of Machine objects plus a second query for the devices."""
     from ..models.telemetry import DeviceKey
 

@@ -8,7 +8,7 @@ PACKAGE = {"type": "string", "enum": ["Package 1", "Package 2", "Package 3", "Pa
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.machines.list_machines", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": {
             "anyOf": [
                 {"type": "array", "items": {"type": "object"}},
@@ -76,7 +76,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.machines.chemical_additives", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": {"type": "array", "items": {"type": "object"}},
         "summary": "A machine's chemical additives (at most 500)",
         "query": Q,
@@ -101,7 +101,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "415"],
     },
     ("api.machines.waste_containers", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": {"type": "array", "items": {"type": "object"}},
         "summary": "A machine's waste containers (at most 500)",
         "query": Q,

@@ -145,7 +145,7 @@ def search_machines(
         rows, total = _search_by_name(q, page, per_page, as_rows)
     elif not q:
         # The unfiltered page, the common one: its statements do not depend on the request and
-        # are built once (issue 17); only LIMIT/OFFSET, bound parameters, change.
+        # are built once; only LIMIT/OFFSET, bound parameters, change.
         rows_query, count_query = _unfiltered(as_rows)
         rows = list(db.session.execute(rows_query.limit(per_page).offset(offset)))
         if as_rows is None:
@@ -165,7 +165,7 @@ def search_machines(
 
 def _total(rows: list, offset: int, per_page: int, count_query: Select) -> int:
     """The number of matching machines. A page that is not full and not past the end is the
-    last one, so the total is known without a COUNT (issue 17: the first page of a barangay with
+    last one, so the total is known without a COUNT (the first page of a barangay with
     fewer machines than per_page, the common case, runs one statement fewer)."""
     if len(rows) < per_page and (rows or offset == 0):
         return offset + len(rows)

@@ -48,7 +48,7 @@ MAINTENANCE_ACTION = ["400", "404", "409", "415"]
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.maintenance.list_requests", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(tab={"type": "string", "enum": ["request", "pending", "complete"]}),
         "summary": "One page of a tab's maintenance requests",
         "query": MAINTENANCE_FILTERS,

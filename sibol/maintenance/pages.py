@@ -195,8 +195,8 @@ def renew(request_id: int):
 
 
 def _ask_first(request_id: int, title: str, message: str, label: str, *, danger: bool = True):
-    """The confirmation page of a final action on an on-going request, until confirmed
-    (issue 18); None when confirmed or when the service will refuse anyway."""
+    """The confirmation page of a final action on an on-going request, until confirmed;
+    None when confirmed or when the service will refuse anyway."""
     req = service.find_request(request_id)
     if not needs_confirmation() or req is None or not service.is_ongoing(req):
         return None

@@ -36,7 +36,7 @@ class RoleId(enum.IntEnum):
     STAFF = 2
     OPERATOR = 3
     HOUSEHOLD = 4
-    CITY_ADMIN = 5  # issue 15: manages barangays, sees every barangay
+    CITY_ADMIN = 5  # Manages barangays, sees every barangay
 
 
 class ModuleId(enum.IntEnum):
@@ -70,7 +70,7 @@ MODULES = {
 ROLE_DEFAULT_MODULES = {
     RoleId.ADMIN: [1, 2, 3, 4, 5, 6],
     RoleId.STAFF: [1, 2, 3, 4, 5],
-    RoleId.OPERATOR: [1, 2, 3, 4, 5],  # Household: credit waste, redeem claims (issue 13)
+    RoleId.OPERATOR: [1, 2, 3, 4, 5],  # Household: credit waste, redeem claims
     RoleId.HOUSEHOLD: [1, 4, 5],
     RoleId.CITY_ADMIN: [1, 2, 3, 4, 5, 6],
 }
@@ -98,7 +98,7 @@ class Module(Model):
 
 
 class Barangay(Model):
-    """A tenant (issue 15): its data and accounts are seen only by its own people and the City Admin."""
+    """A tenant: its data and accounts are seen only by its own people and the City Admin."""
 
     __tablename__ = "barangays"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -144,7 +144,7 @@ account_modules = Table(
 
 def module_ids_column(account_id: ColumnElement) -> Label:
     """The module ids of the account `account_id` as one text column ("1,2,6", in no set order),
-    for reading an account's access in the same statement as the account (issue 17)."""
+    for reading an account's access in the same statement as the account."""
     return (
         select(func.group_concat(account_modules.c.module_id))
         .where(account_modules.c.account_id == account_id)
@@ -173,8 +173,8 @@ class Account(Model):
     last_name: Mapped[str] = mapped_column(String(100), default="")
     email: Mapped[str | None] = mapped_column(String(254), unique=True)
     barangay_id: Mapped[int | None] = mapped_column(ForeignKey("barangays.id"), index=True)
-    contact_number: Mapped[str | None] = mapped_column(String(40))  # the profile's (issue 13)
-    language: Mapped[str | None] = mapped_column(String(8))  # "en" or "fil"; None: the browser's (issue 16)
+    contact_number: Mapped[str | None] = mapped_column(String(40))  # the profile's
+    language: Mapped[str | None] = mapped_column(String(8))  # "en" or "fil"; None: the browser's
     role_id: Mapped[int] = mapped_column(ForeignKey("roles.id"), index=True)
     status: Mapped[str] = mapped_column(String(20), default=AccountStatus.EMAIL_PENDING, index=True)
     is_enabled: Mapped[bool] = mapped_column(Boolean, default=True)  # the spec's IsActive
@@ -201,7 +201,7 @@ class Account(Model):
 
     def _barangay_active(self) -> bool:
         # A bearer request's account comes from one row with its barangay's flag and its module
-        # ids (sibol/api/tokens.py, issue 17): those stand in until the relationship is loaded.
+        # ids (sibol/identity/tokens.py): those stand in until the relationship is loaded.
         if "barangay" not in self.__dict__ and BARANGAY_ACTIVE_KEY in self.__dict__:
             return bool(self.__dict__[BARANGAY_ACTIVE_KEY])
         return self.barangay is None or self.barangay.is_active is not False

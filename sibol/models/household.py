@@ -86,7 +86,7 @@ class HouseholdMember(TenantOwned, Model):
     barangay: Mapped[str] = mapped_column(String(100), default="")
     points: Mapped[int] = mapped_column(Integer, default=0, index=True)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
-    # The Household account that sees this member as "My household" (one each; issue 13).
+    # The Household account that sees this member as "My household" (one each).
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), index=True, unique=True
     )
@@ -115,7 +115,7 @@ class RewardClaim(TenantOwned, Model):
     member_id: Mapped[int] = mapped_column(ForeignKey("household_members.id", ondelete="CASCADE"), index=True)
     points_spent: Mapped[int] = mapped_column(Integer, default=0)
     claimed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
-    # Issue 13: a resident's claim reserves points (open) until staff redeem or someone cancels
+    # A resident's claim reserves points (open) until staff redeem or someone cancels
     # it; claims staff make for a member are redeemed at once. code: shown and in the QR image.
     code: Mapped[str | None] = mapped_column(String(16), unique=True)
     state: Mapped[str] = mapped_column(String(12), default="redeemed", server_default="redeemed", index=True)

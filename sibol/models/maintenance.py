@@ -43,7 +43,7 @@ class MaintenanceEventKind(enum.StrEnum):
     REMARK = "remark"
     COMPLETED = "completed"
     CANCELED = "canceled"
-    REOPENED = "reopened"  # the undo of a cancel (issue 18)
+    REOPENED = "reopened"  # the undo of a cancel
 
 
 class MaintenanceRequest(TenantOwned, Model):

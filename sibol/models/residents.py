@@ -1,4 +1,4 @@
-"""Tables of issue 13: a household's collection history, sign-ins, pending e-mail changes.
+"""Tables of a household's collection history, sign-ins, pending e-mail changes.
 
 (Claim codes and states are columns of reward_claims, in models/household.py.)
 """

@@ -1,2 +1,2 @@
-"""Every account's profile (issue 13): name and contact, e-mail change by link, password change,
+"""Every account's profile: name and contact, e-mail change by link, password change,
 sign-in history, active sessions."""

@@ -1,1 +1,1 @@
-"""The monthly report (issue 16 part 3): a printable summary of one month beside the month before."""
+"""The monthly report (part 3): a printable summary of one month beside the month before."""

@@ -32,13 +32,13 @@ KINDS = {
 }
 CHANNELS = ("console", "email", "both")
 # A notification's title or body: fixed text, or a function that writes it in the language
-# in force when called (each recipient's own, issue 16: rows_for calls it once per language).
+# in force when called (each recipient's own, rows_for calls it once per language).
 Text = str | Callable[[], str]
 DEFAULT_CHANNEL = "console"
 
 
 def module_holders(conn: Connection, module: int, barangay_id: int | None = None) -> list[int]:
-    """Ids of active, enabled accounts holding the module (of one barangay when given: issue 15,
+    """Ids of active, enabled accounts holding the module (of one barangay when given:
     a machine's events go to its own barangay's people)."""
     query = (
         select(Account.id)

@@ -55,7 +55,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.telemetry.latest", "GET"): {"errors": ["404"]},
     ("api.telemetry.series", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "query": {
             "metric": {"type": "string", "enum": list(SERIES_METRICS)},
             "from": TIME_Q,
@@ -70,7 +70,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404", "415"],
     },
     ("api.telemetry.list_alerts", "GET"): {
-        "csv": True,  # also text/csv: format=csv or Accept: text/csv (issue 16)
+        "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "query": {
             "state": {"type": "string", "enum": ["open", "closed", "all"], "default": "open"},
             "machine": {"type": "integer"},

@@ -196,7 +196,7 @@ SHORT_LABELS = {"1h": "HH:00", "1d": "MMM d", "1mo": "LLL"}  # CLDR: months in t
 
 
 def _bars(points: list[tuple[datetime, float]], bucket: str, kind: str) -> Markup | None:
-    """Energy (kWh) or waste fed (kg) per bucket as bars with axes (issue 17)."""
+    """Energy (kWh) or waste fed (kg) per bucket as bars with axes."""
     if not points:
         return None
     unit = "kWh" if kind == "energy" else "kg"
@@ -212,7 +212,7 @@ def _bars(points: list[tuple[datetime, float]], bucket: str, kind: str) -> Marku
 
 
 def _draw_axes(charts: list[dict], bucket: str) -> None:
-    """Each metric's averages as a line with axes, in place of the bare sparkline (issue 17)."""
+    """Each metric's averages as a line with axes, in place of the bare sparkline."""
     for chart in charts:
         keys, averages = chart["keys"], chart["averages"]
         if not keys:
@@ -247,7 +247,7 @@ def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetim
 
 
 def bucket_label(ts: datetime, bucket: str) -> str:
-    # In the reader's language (issue 16): "Jan 05 14:00", "January 2026", "Jan 05, 2026".
+    # In the reader's language: "Jan 05 14:00", "January 2026", "Jan 05, 2026".
     if bucket == "1h":
         return format_pattern(ts, "MMM dd HH:00")
     if bucket == "1mo":

@@ -108,7 +108,7 @@ def vite_asset(*entries: str) -> Markup:
     """Tags for the given entries, e.g. vite_asset("static_src/islands/code-input.tsx")."""
     url = dev_server_url()
     tags = _dev_tags(url, entries) if url else _build_tags(entries)
-    messages = island_messages(*entries)  # the islands' texts in the page's language (issue 16)
+    messages = island_messages(*entries)  # the islands' texts in the page's language
     # noqa below: built from escaped manifest paths and island_messages()'s escaped JSON only
     return Markup("\n".join([messages, *tags] if messages else tags))  # noqa: S704
 

@@ -1,4 +1,4 @@
-"""Charts drawn on the server as small inline SVG (issue 17, step 2).
+"""Charts drawn on the server as small inline SVG (step 2).
 
 They arrive with the page's first response, read without JavaScript, and carry their own text
 equivalent: a <title> and <desc> (named by aria-labelledby) and a <title> on every segment or

@@ -1,4 +1,4 @@
-"""Critical CSS in the document (issue 17, step 1).
+"""Critical CSS in the document (step 1).
 
 A page's stylesheets (`<link rel="stylesheet" href="/static/css/...">` in its head) make the
 browser wait a round trip before it paints anything. Before a page leaves the server, this module

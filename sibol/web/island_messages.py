@@ -1,4 +1,4 @@
-"""The islands' texts on the page (issue 16): per island, only the translations it uses.
+"""The islands' texts on the page: per island, only the translations it uses.
 
 The islands call `t("English text")` (static_src/lib/i18n.ts). scripts/islands_i18n.py extracts
 those texts into sibol/translations/islands.pot and <lang>/LC_MESSAGES/islands.po, each message

@@ -1,6 +1,6 @@
 """Where links and redirects lead: the separately hosted client when SIBOL_CLIENT_URL is set.
 
-A deployment whose users work in the spec's own single-page client (issue 19) sets
+A deployment whose users work in the spec's own single-page client sets
 SIBOL_CLIENT_URL to its address. E-mail links and the Google sign-in then lead to the client's
 routes (/login, /signup, /email-verification, /pending-approval, /dashboard); steps the client
 does not have (set password) stay on our pages, under SIBOL_BASE_URL. Unset, every link and

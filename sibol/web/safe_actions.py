@@ -1,4 +1,4 @@
-"""Safe destructive actions (issue 18 point 2): ask first, then offer undo for a few seconds.
+"""Safe destructive actions: ask first, then offer undo for a few seconds.
 
 A page route for a destructive action calls `needs_confirmation()`; while the form did not carry
 `confirmed=1` it answers `confirmation_page(...)`: a page (a dialog without JavaScript) naming

@@ -35,7 +35,7 @@ def static_url(filename: str) -> str:
 
 
 def nav_items() -> list[dict]:
-    """The top bar's links: only the modules the account can open (issue 18; the spec's
+    """The top bar's links: only the modules the account can open (the spec's
     section 2 showed every link but Admin, and the others led to 403 pages). The server
     still refuses a module the account lacks (sibol/access.py)."""
     if not current_user.is_authenticated:

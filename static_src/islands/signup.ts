@@ -77,7 +77,7 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
   api
     .get<{ barangays?: Array<{ id: number; name: string }> }>("/api/auth/barangays")
     .then((res) => {
-      // One barangay: a hidden input, no choice (issue 15).
+      // One barangay: a hidden input, no choice.
       if (!res?.barangays?.length || !(select instanceof HTMLSelectElement)) return;
       const chosen = select.value;
       select.replaceChildren(new Option(t("Select a barangay"), ""));

@@ -1,5 +1,5 @@
 /**
- * Destructive actions ask first (issue 18): a submit button or form with data-confirm="<what will
+ * Destructive actions ask first: a submit button or form with data-confirm="<what will
  * happen>" asks in place; yes adds confirmed=1 so the server does not ask again (without
  * JavaScript the server answers a confirmation page instead, sibol/safe_actions.py).
  * The Undo offer (#undo, data-undo-seconds) goes away when its time is up.

@@ -56,7 +56,7 @@ describe("dialog opener", () => {
   });
 });
 
-describe("focus trap and return (issue 18)", () => {
+describe("focus trap and return", () => {
   it("Tab from the last element goes to the first, Shift+Tab from the first to the last, and focus returns on close", () => {
     document.body.innerHTML = `<button id="opener">Open</button>
       <dialog class="modal" id="d"><button id="one">One</button><input id="two"><button id="three">Three</button></dialog>`;

@@ -23,7 +23,7 @@ export function focusables(dialog: HTMLElement): HTMLElement[] {
   );
 }
 
-/** Tab and Shift+Tab cycle inside the dialog (issue 18): focus never leaves it while open. */
+/** Tab and Shift+Tab cycle inside the dialog: focus never leaves it while open. */
 function trapFocus(dialog: HTMLDialogElement): void {
   if (dialog.dataset.focusTrap) return;
   dialog.dataset.focusTrap = "1";

@@ -1,5 +1,5 @@
 /**
- * Stale field errors clear as the field is corrected (issue 18): when a field showing an error
+ * Stale field errors clear as the field is corrected: when a field showing an error
  * (`.field--error`, from the server or an island) is edited and now has a value, its message is
  * hidden and aria-invalid dropped. The server checks again on submit.
  */

@@ -1,5 +1,5 @@
 /**
- * The islands' texts in the page's language (issue 16).
+ * The islands' texts in the page's language.
  *
  * Every human-visible string goes through `t("English text", { name: value })`: the English text
  * is the message id (scripts/islands_i18n.py extracts it into sibol/translations/islands.pot), and

@@ -1,4 +1,4 @@
-"""Two barangays, each with a full set of records, for the tenant isolation tests (issue #15).
+"""Two barangays, each with a full set of records, for the tenant isolation tests.
 
 Every record of a barangay carries its marker in a name (B's is a word found nowhere else), so
 a response that shows one of B's rows shows the marker. Records are made through the same API

@@ -322,7 +322,7 @@ def test_edit_changes_role_and_access_only_and_is_audited(client, h, admin):
         "keepme",
         "Old",
         "keep@example.test",
-        first_barangay(),  # issue 15: the factory's account is in the first barangay
+        first_barangay(),  # The factory's account is in the first barangay
     )
     [entry] = audit_of(user.id)
     assert entry.action == "edit" and entry.actor_username == "boss"

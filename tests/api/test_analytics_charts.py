@@ -1,4 +1,4 @@
-"""Issue 17: Analytics charts drawn on the server with axes (energy and waste fed as bars, each
+"""Analytics charts drawn on the server with axes (energy and waste fed as bars, each
 metric's averages as a line), readable without JavaScript, beside their tables."""
 
 from __future__ import annotations

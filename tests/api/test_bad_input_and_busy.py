@@ -1,4 +1,4 @@
-"""Bad input and a busy database (issue 12 point 5): deep JSON 400, big bodies 413, a database
+"""Bad input and a busy database: deep JSON 400, big bodies 413, a database
 locked past the wait 503 with Retry-After (API) or a friendly page, never 500."""
 
 from __future__ import annotations

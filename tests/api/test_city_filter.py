@@ -1,4 +1,4 @@
-"""Issue 15 part 4: the City Admin's top-bar filter stays small with many barangays (a paged,
+"""The City Admin's top-bar filter stays small with many barangays (a paged,
 searchable picker instead of every barangay as an <option>), and the city dashboard's whole-city
 totals come from a short-lived summary that says when it was counted and follows writes."""
 

@@ -1,4 +1,4 @@
-"""Issue 19: the spec's own client works against /api (it plays from another origin).
+"""The spec's own client works against /api (it plays from another origin).
 
 Each cause has its contract here: CSRF for anonymous cookies, SIBOL_CLIENT_URL for links and
 redirects, PUT without status, the allowed-modules shape, the household endpoints the client reads,
@@ -261,7 +261,7 @@ def test_household_endpoints_answer_the_clients_shapes(client, api_headers):
 @pytest.mark.parametrize("path", ["/api/schedules", "/api/areas", "/api/operators"])
 def test_household_endpoints_follow_the_household_access_rule(client, api_headers, path):
     assert client.get(path).status_code == 401
-    # Operators hold Household by default since issue 13; without the module the answer is 403.
+    # Operators hold Household by default; without the module the answer is 403.
     no_module = make_account(role=RoleId.OPERATOR, modules=[1, 2, 3, 5])
     operator = client.get(path, headers=api_headers(no_module))
     assert operator.status_code == 403 and operator.json["module"] == 4

@@ -1,4 +1,4 @@
-"""Issue 17 step 2: the dashboard's charts are SVG in the first response, readable without
+"""the dashboard's charts are SVG in the first response, readable without
 JavaScript; Chart.js is not part of the page until someone points at a chart."""
 
 import re

@@ -32,7 +32,7 @@ def test_greeting_uses_the_default_or_the_users_barangay(client, login):
     login(make_account(first_name="Liza"))
     assert "Welcome to Barangay Fortune, Liza" in html_of(client)
     client.post("/logout")
-    parang = Barangay(name="Barangay Parang")  # issue 15: seeding makes only the first barangay
+    parang = Barangay(name="Barangay Parang")  # Seeding makes only the first barangay
     db.session.add(parang)
     db.session.commit()
     login(make_account(first_name="Nilo", barangay_id=parang.id))

@@ -1,4 +1,4 @@
-"""Elevated approval (issue 12 point 4): a sign-up that asked for Admin shows it prominently and
+"""Elevated approval: a sign-up that asked for Admin shows it prominently and
 needs a second confirmation naming the role; it can be approved with another role instead."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """E-mail addresses unique without regard to case (stored lower-cased, migration 0008 resolves
-old duplicates), and `flask create-admin` when the only admin is disabled (issue 12 point 3)."""
+old duplicates), and `flask create-admin` when the only admin is disabled."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CSV export of every table (issue 16): the same rows as the table over all its pages, with its
+"""CSV export of every table: the same rows as the table over all its pages, with its
 search and filters, on the /api list endpoints and on the pages; refusals as the table refuses."""
 
 from __future__ import annotations

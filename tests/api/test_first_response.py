@@ -1,4 +1,4 @@
-"""Issue 17 step 1: a page renders from its document alone. Its stylesheets' rules that can match
+"""a page renders from its document alone. Its stylesheets' rules that can match
 it are inline in the head, allowed by a sha256 in the CSP (never 'unsafe-inline'), and the full
 stylesheets load at the end of the body, where they no longer hold back the first paint."""
 

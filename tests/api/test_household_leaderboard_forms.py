@@ -44,7 +44,7 @@ def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signe
     assert 'href="/household?tab=leaderboard&amp;modal=add-household"' in html
     assert '<dialog id="add-household" class="modal" aria-labelledby="add-household-title">' in html  # closed
     box = dialog(page(client, "/household?tab=leaderboard&modal=add-household"), "add-household")
-    # Issue 15: a barangay's households are its own; the choice is the signed-in barangay.
+    # A barangay's households are its own; the choice is the signed-in barangay.
     assert re.findall(r"<option>(Barangay [^<]+)</option>", box) == ["Barangay Fortune"]
     assert 'name="points" type="text" value="0"' in box  # starting points default to 0
     assert "<option selected>Active</option>" in box

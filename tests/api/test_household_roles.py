@@ -1,5 +1,5 @@
 """Role x action matrix over every household write (API and page forms), for the four roles and
-anonymous callers (issue 13, part 1). The expectations are written out from the issue, not read
+anonymous callers (part 1). The expectations are written out from the issue, not read
 from sibol/permissions.py, so a wrong entry in that table fails here.
 
 Admin and Barangay Staff: everything. Operator: credit waste, redeem claims, record a collection
@@ -128,7 +128,7 @@ WRITES = [
         "POST",
         "/household/rewards/{reward}/claims",
         STAFF,
-        form={"memberId": "{member}", "confirmed": "1"},  # claiming asks first (issue 18)
+        form={"memberId": "{member}", "confirmed": "1"},  # claiming asks first
     ),
     Write(
         "page dashboard collection",

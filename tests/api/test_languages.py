@@ -1,4 +1,4 @@
-"""Two languages (issue 16): pages, API messages, e-mails, dates and the no-JavaScript switcher.
+"""Two languages: pages, API messages, e-mails, dates and the no-JavaScript switcher.
 
 English stays exactly as before; Filipino comes from the account's choice, else the switcher's
 cookie, else Accept-Language."""

@@ -1,4 +1,4 @@
-"""Issue 18 point 3: one time zone (SIBOL_TIMEZONE, Asia/Manila by default) for every date and
+"""one time zone (SIBOL_TIMEZONE, Asia/Manila by default) for every date and
 time people read; the Stage field; the greeting."""
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def test_greeting_for_the_system_administrator_names_no_barangay(client, login):
 def test_greeting_uses_the_accounts_own_barangay(client, login):
     from sibol.models import Barangay
 
-    parang = Barangay(name="Barangay Parang")  # issue 15: seeding makes only the first barangay
+    parang = Barangay(name="Barangay Parang")  # Seeding makes only the first barangay
     db.session.add(parang)
     db.session.commit()
     login(make_account(role=RoleId.HOUSEHOLD, first_name="Nena", barangay_id=parang.id))

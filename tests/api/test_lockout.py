@@ -1,4 +1,4 @@
-"""Brute-force protection per account (issue 12 point 1): kept in the database, page and API
+"""Brute-force protection per account: kept in the database, page and API
 sign-in counted together, unknown names answered the same, admins see and lift locks."""
 
 from __future__ import annotations

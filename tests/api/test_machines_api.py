@@ -324,7 +324,7 @@ def test_add_chemical_additive_and_waste_container(client, headers):
         "id": res.json["data"]["id"],
         "machineId": machine.id,
         "chemicalInput": "Urea",
-        "stage": "",  # issue 18: the area is no longer put in the Stage column
+        "stage": "",  # The area is no longer put in the Stage column
         "value": "3",
         "units": "kg",
         "area": "Package 3",

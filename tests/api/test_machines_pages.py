@@ -56,7 +56,7 @@ def test_tabs_are_links_and_chemical_additives_is_the_default(signed_in):
 def test_other_tabs_say_add_machine_and_the_selector_is_not_on_machines(signed_in, tab):
     make_machine("Only")
     html = page(signed_in, f"?tab={tab}")
-    # Issue 18: the Waste Container tab names what it adds (button and submit).
+    # The Waste Container tab names what it adds (button and submit).
     label = "Add Waste Container" if tab == "waste-container" else "Add Machine"
     assert f">{label}</a>" in html and "Add Chemical</a>" not in html
     assert ('data-island="machines-selector"' in html) == (tab != "machines")

@@ -1,4 +1,4 @@
-"""Page sessions recorded on the server (issue 12 point 2): sign-out ends every copy of the
+"""Page sessions recorded on the server: sign-out ends every copy of the
 cookie; disabling, a password reset and "sign out everywhere" end all of an account's sessions."""
 
 from __future__ import annotations

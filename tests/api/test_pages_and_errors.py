@@ -27,7 +27,7 @@ def nav_links(html: str) -> list[str]:
 
 
 def test_navigation_shows_only_the_links_a_role_can_use(client, login):
-    """Issue 18 point 5: no link that leads to a 403 page; the server still refuses them."""
+    """no link that leads to a 403 page; the server still refuses them."""
     admin = make_admin()
     login(admin)
     links = nav_links(client.get("/dashboard").get_data(as_text=True))
@@ -35,7 +35,7 @@ def test_navigation_shows_only_the_links_a_role_can_use(client, login):
     client.post("/logout")
     expected = {
         RoleId.STAFF: (["Dashboard", "SIBOL Machines", "Maintenance", "Household", "Chat Support"], []),
-        # Operators hold Household by default since issue 13 (crediting waste, redeeming claims).
+        # Operators hold Household by default (crediting waste, redeeming claims).
         RoleId.OPERATOR: (
             ["Dashboard", "SIBOL Machines", "Maintenance", "Household", "Chat Support"],
             ["/admin"],

@@ -1,4 +1,4 @@
-"""/profile and /api/me (issue 13, part 5): details, password change, sign-ins, sessions."""
+"""/profile and /api/me (part 5): details, password change, sign-ins, sessions."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_sign_ins_record_time_address_and_method_and_show_the_last_ten(app):
     account = make_account(role=RoleId.HOUSEHOLD)
     for _ in range(6):
         page_login(app, account)
-    limiter.reset()  # 10 sign-ins a minute per address (issue 12); this test signs in 13 times
+    limiter.reset()  # 10 sign-ins a minute per address; this test signs in 13 times
     for _ in range(6):
         h = api_login(app, account)
     rows = app.test_client().get("/api/me/sign-ins", headers=h).json["data"]
@@ -131,7 +131,7 @@ def test_sessions_list_and_sign_out_everywhere(app):
     api_login(app, account)
     browser = page_login(app, account)
     sessions = app.test_client().get("/api/me/sessions", headers=h).json["data"]
-    # Each API sign-in also starts a page session (recorded since issue 12): 3 browsers, 2 tokens.
+    # Each API sign-in also starts a page session: 3 browsers, 2 tokens.
     assert sorted(s["kind"] for s in sessions) == ["browser"] * 3 + ["token"] * 2
     assert sum(s["current"] for s in sessions) == 1
     assert "This browser" in browser.get("/profile").get_data(as_text=True)

@@ -1,5 +1,5 @@
 """Profile e-mail change through a real SMTP server: the new address takes effect only when the
-link e-mailed to it is opened (issue 13, part 5)."""
+link e-mailed to it is opened (part 5)."""
 
 from __future__ import annotations
 

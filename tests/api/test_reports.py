@@ -337,7 +337,7 @@ def test_anonymous_is_sent_to_sign_in(client):
 
 @pytest.mark.parametrize("role", [RoleId.ADMIN, RoleId.STAFF])
 def test_admin_and_staff_reach_it_from_the_dashboard(app, role):
-    parang = Barangay(name="Barangay Parang")  # issue 15: seeding makes only the first barangay
+    parang = Barangay(name="Barangay Parang")  # Seeding makes only the first barangay
     db.session.add(parang)
     db.session.commit()
     account = make_account(role=role, barangay_id=parang.id)

@@ -1,4 +1,4 @@
-"""Issue 13, parts 2-4: accounts linked to household members, "My household", claims by code."""
+"""Residents: accounts linked to household members, "My household", claims by code."""
 
 from __future__ import annotations
 

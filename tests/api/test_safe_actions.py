@@ -1,4 +1,4 @@
-"""Issue 18 point 2, without JavaScript (test client): destructive actions answer a confirmation
+""", without JavaScript (test client): destructive actions answer a confirmation
 page first and change nothing; confirmed, they act and offer Undo for a few seconds."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ def test_reference_data_has_the_spec_ids_and_is_idempotent(app):
         2: "Barangay Staff",
         3: "Operator",
         4: "Household",
-        5: "City Admin",  # issue 15
+        5: "City Admin",
     }
     modules = {m.id: (m.name, m.path) for m in db.session.scalars(select(Module))}
     assert modules == {

@@ -1,4 +1,4 @@
-"""Issue 15: barangays as tenants. An Admin of barangay A sees and changes only A's data and
+"""Barangays as tenants. An Admin of barangay A sees and changes only A's data and
 accounts; another barangay's ids are 404; the City Admin sees every barangay, with a filter."""
 
 from __future__ import annotations
@@ -368,7 +368,7 @@ def test_an_admin_cannot_move_an_account_to_another_barangay(client, api_headers
         "Barangay_id": world["ids"]["b"],
     }
     res = client.post("/api/admin/create", headers=api_headers(world["admin_a"]), json=body)
-    # Issue 15's bad input: a barangay id that is not yours is a 404, as one that does not exist.
+    # Bad input: a barangay id that is not yours is a 404, as one that does not exist.
     assert res.status_code == 404 and res.json["field"] == "Barangay_id"
     missing = client.post(
         "/api/admin/create", headers=api_headers(world["admin_a"]), json={**body, "Barangay_id": 987654}

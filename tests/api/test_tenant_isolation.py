@@ -1,4 +1,4 @@
-"""Tenant isolation (issue #15 part 2): an Admin of barangay A never reaches barangay B's records.
+"""Tenant isolation (part 2): an Admin of barangay A never reaches barangay B's records.
 
 Two barangays get a full set of records (tests/api/tenant_world.py). The walk takes every rule of
 app.url_map with an id in its path, fills in B's ids and calls it as A's Admin with each method

@@ -1,4 +1,4 @@
-"""Tenant isolation, the audit's second pass (issue #15): what the path-id walk of
+"""Tenant isolation, the audit's second pass: what the path-id walk of
 test_tenant_isolation.py cannot see.
 
 - ids in a request's body or query string (an area, an assignee, a member, a reward, a claim

@@ -149,7 +149,7 @@ def test_disable_throws_out_the_open_session_then_enable(live_server, browser, b
         browser.get(f"{base}/admin")
         island_ready(browser)
         row_for(browser, "worker").find_element(By.XPATH, ".//button[normalize-space()='Disable']").click()
-        assert accept_alert(browser).startswith("Disable account for")  # issue 18: asks first
+        assert accept_alert(browser).startswith("Disable account for")  # Asks first
         wait(browser).until(lambda d: "Disabled" in row_text(d, "worker"))
 
         other.get(f"{base}/sibol-machines")
@@ -270,7 +270,7 @@ def test_table_and_actions_without_javascript(live_server, browser_nojs, in_app)
     driver.find_element(By.ID, "q").send_keys("plain05\n")
     wait(driver).until(lambda d: [r.split()[0] for r in row_texts(d)] == ["plain05"])
     row_for(driver, "plain05").find_element(By.XPATH, ".//button[normalize-space()='Disable']").click()
-    # Issue 18: without JavaScript the confirmation is a page; Yes disables, then Undo is offered.
+    # Without JavaScript the confirmation is a page; Yes disables, then Undo is offered.
     wait(driver).until(lambda d: d.find_element(By.ID, "confirm-title").text.startswith("Disable "))
     driver.find_element(By.ID, "confirm-yes").click()
     wait(driver).until(lambda d: "Account plain05 disabled." in d.page_source)

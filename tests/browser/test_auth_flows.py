@@ -62,9 +62,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
         find(browser, "#lastName").send_keys("Santos")
         find(browser, "#email").send_keys("maria.santos@example.test")
         assert find(browser, "#username").get_attribute("value") == "maria.santos"
-        if browser.find_elements(
-            By.CSS_SELECTOR, "select#areaId"
-        ):  # one barangay: no choice shown (issue 15)
+        if browser.find_elements(By.CSS_SELECTOR, "select#areaId"):  # one barangay: no choice shown
             find(browser, "#areaId").send_keys("Barangay Parang")
         find(browser, "#sign-up").click()
         wait(browser).until(path_is("/email-verification"))
@@ -83,7 +81,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     # The link works once: opened again, it shows the error with the hint and Resend.
     browser.get(link)
     assert find(browser, "#verify-error").text == "This verification link is invalid or has expired."
-    assert "Press Resend below for a new link." in browser.page_source  # issue 18: said once
+    assert "Press Resend below for a new link." in browser.page_source  # Said once
     assert find(browser, "#resend").is_displayed()
     browser.get(pending_url)
 
@@ -93,7 +91,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     assert alert.text == "Your account is still awaiting admin approval."
     alert.accept()
 
-    # The admin approves (issue 4 owns the UI): active, with a set-password link.
+    # The admin approves (owns the UI): active, with a set-password link.
     with in_app():
         account = db.session.scalar(select(Account).where(Account.username == "maria.santos"))
         set_url = recovery.activate_for_approval(account).replace("http://localhost", url)
@@ -123,7 +121,7 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     find(browser, "#sign-in").click()
     assert find(browser, "#login-error").text == "Invalid username or password."
     sign_in_with_js(browser, url, "maria.santos", NEW)
-    assert "Welcome to Barangay Fortune, Maria" in find(browser, "h1").text  # issue 15: one seeded barangay
+    assert "Welcome to Barangay Fortune, Maria" in find(browser, "h1").text  # One seeded barangay
     token = storage(browser, "token")
     assert token and json.loads(storage(browser, "user"))["Username"] == "maria.santos"
 
@@ -271,7 +269,7 @@ def test_google_sign_in_for_active_pending_and_unknown_accounts(live_server, bro
     assert find(browser, "#sso-message").text
     assert find(browser, "#firstName").get_attribute("value") == "Nene"
     find(browser, "#role").send_keys("Operator")
-    if browser.find_elements(By.CSS_SELECTOR, "select#areaId"):  # one barangay: no choice shown (issue 15)
+    if browser.find_elements(By.CSS_SELECTOR, "select#areaId"):  # one barangay: no choice shown
         find(browser, "#areaId").send_keys("Barangay Nangka")
     find(browser, "#sign-up").click()
     wait(browser).until(path_is("/pending-approval"))

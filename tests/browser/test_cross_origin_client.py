@@ -1,4 +1,4 @@
-"""Issue 19 in a real browser: a page of our test code on a second origin plays the spec's client.
+"""The spec's own client in a real browser: a page of our test code on a second origin plays the spec's client.
 
 The browser first visits one of our pages (as after an e-mail link or the Google button), so it
 holds our session cookie; the page on the other origin then calls /api with

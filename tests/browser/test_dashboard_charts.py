@@ -1,4 +1,4 @@
-"""Issue 17: the dashboard's charts are visible before any script, and Chart.js is fetched only
+"""The dashboard's charts are visible before any script, and Chart.js is fetched only
 when a chart is pointed at, then draws over the SVG without the chart going blank."""
 
 from selenium.webdriver.common.action_chains import ActionChains

@@ -18,7 +18,7 @@ def test_totals_switch_by_period_and_the_process_panel_advances(live_server, bro
     wait = WebDriverWait(browser, 10)
     total = browser.find_element(By.CSS_SELECTOR, "[data-waste-total]")
     assert total.text == "4"
-    # The doughnut is there from the first response (server-drawn SVG, issue 17).
+    # The doughnut is there from the first response (server-drawn SVG,).
     assert browser.find_element(By.CSS_SELECTOR, '[data-chart-period="weekly"] svg').is_displayed()
     select = Select(browser.find_element(By.CSS_SELECTOR, "[data-period-select]"))
     for value, expected in (("monthly", "16"), ("yearly", "192"), ("weekly", "4")):

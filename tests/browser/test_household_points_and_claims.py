@@ -57,7 +57,7 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
         "Nilo Santos (Barangay Fortune) · 600 points"
     )
     dialog.find_element(By.XPATH, ".//button[text()='Claim']").click()
-    alert = wait.until(EC.alert_is_present())  # issue 18: a claim asks first
+    alert = wait.until(EC.alert_is_present())  # A claim asks first
     assert alert.text.startswith("Claim Rice (5 kg)? 500 points")
     alert.accept()
     wait.until(lambda d: "Nilo Santos claimed Rice (5 kg) for 500 points (100 left)." in d.page_source)

@@ -1,4 +1,4 @@
-"""The islands speak the browser's language (issue 16): a Chromium asking for Filipino gets the
+"""The islands speak the browser's language: a Chromium asking for Filipino gets the
 sign-in page's islands, and the Forgot Password dialog loaded on demand, in Filipino; the page
 embeds the translations, so no request fetches them."""
 

@@ -1,5 +1,5 @@
-"""Issue 16 in a real browser: the switcher works with JavaScript off, on the sign-in page and in
-the top bar, and the Filipino top bar still fits a phone and a laptop (issue 18's limits)."""
+"""Languages in a real browser: the switcher works with JavaScript off, on the sign-in page and in
+the top bar, and the Filipino top bar still fits a phone and a laptop (the responsive layout's limits)."""
 
 from __future__ import annotations
 

@@ -111,7 +111,7 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     assert "Waiting for a new bearing" in detail.find_element(By.ID, "mnt-detail-remarks").text
     detail.find_element(By.ID, "mnt-remarks").send_keys("Bearing replaced")
     detail.find_element(By.ID, "mnt-complete").click()
-    alert = wait(browser).until(EC.alert_is_present())  # issue 18: completing asks first
+    alert = wait(browser).until(EC.alert_is_present())  # Completing asks first
     assert alert.text.startswith(f"Complete request #{number}?")
     alert.accept()
     wait(browser).until(

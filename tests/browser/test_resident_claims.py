@@ -1,5 +1,5 @@
 """A household signs in, sees its balance, requests a claim; staff redeem the typed code in
-another browser; the resident's balance and claim state change (Chromium, issue 13)."""
+another browser; the resident's balance and claim state change (Chromium,)."""
 
 from __future__ import annotations
 

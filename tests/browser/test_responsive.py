@@ -1,4 +1,4 @@
-"""Issue 18: the console on a 390x844 phone and a 1366x768 laptop, signed in as each role.
+"""The console on a 390x844 phone and a 1366x768 laptop, signed in as each role.
 
 One driver per role walks every page it can open at both widths: the document never scrolls
 sideways, the top bar stays under 64 px (a Menu button on phones), every table's last column is

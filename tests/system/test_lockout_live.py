@@ -1,4 +1,4 @@
-"""Lockout and sign-in limits against gunicorn with two worker processes (issue 12 point 1):
+"""Lockout and sign-in limits against gunicorn with two worker processes:
 simultaneous guesses are all counted, and every worker shares one per-address limit."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Races against gunicorn with several worker processes (issue 12 point 3): the last-admin guard,
+"""Races against gunicorn with several worker processes: the last-admin guard,
 duplicate creates and case-variant sign-ups answer 409, never 500, and never leave no admin.
 Runs on SQLite, and on MariaDB with SIBOL_TEST_DATABASE_URL."""
 

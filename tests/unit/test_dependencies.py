@@ -1,4 +1,4 @@
-"""The install split (issue 11): runtime apart from dev tools, mysqlclient only for a MySQL URL."""
+"""The install split: runtime apart from dev tools, mysqlclient only for a MySQL URL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The islands' texts in Filipino (issue 16): the catalogue is complete and current, no island text
+"""The islands' texts in Filipino: the catalogue is complete and current, no island text
 bypasses t(), and a page embeds, per island it loads, only the translations that island uses."""
 
 from __future__ import annotations

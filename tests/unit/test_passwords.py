@@ -20,7 +20,7 @@ def test_hashes_are_argon2id_and_verify():
 @pytest.mark.parametrize(
     ("password", "label"),
     [
-        ("", ""),  # issue 18: no verdict before anything is typed
+        ("", ""),  # No verdict before anything is typed
         ("a", "Very weak"),
         ("ab", "Very weak"),
         ("aB", "Weak"),

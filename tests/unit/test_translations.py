@@ -1,4 +1,4 @@
-"""The translation-completeness check (issue 16), part of `make test`.
+"""The translation-completeness check, part of `make test`.
 
 (a) Every message of the server (sibol/**.py, templates/**.html and .txt, extracted in-process
     with babel.cfg) has a Filipino translation: present in the .po, not empty, not fuzzy.

@@ -1,1 +1,1 @@
-"""Residents (issue 13): a Household account's own view, claims by QR code, account links."""
+"""Residents: a Household account's own view, claims by QR code, account links."""

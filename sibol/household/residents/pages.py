@@ -1,4 +1,4 @@
-"""Pages of issue 13: "My household" (GET /household for a Household account, rendered from
+"""Pages of "My household" (GET /household for a Household account, rendered from
 household.pages.index), its claim forms, the staff redeem desk and the member <-> account link."""
 
 from __future__ import annotations

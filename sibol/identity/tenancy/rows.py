@@ -118,7 +118,7 @@ def _stamp_new_rows(sess: Session, _context, _instances) -> None:
 
 
 def _refuse_foreign_references(sess: Session, obj: Any) -> None:
-    """A scoped write may point a row only at rows its scope can see (issue 15, defence in depth).
+    """A scoped write may point a row only at rows its scope can see (defence in depth).
 
     Services look up the ids they are given through the scoped session, so another barangay's id
     is already a 404 there; this holds the rule for any write that forgot to: each foreign key of

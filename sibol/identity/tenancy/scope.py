@@ -193,7 +193,7 @@ def _of_scoped_machines(cls: Any, scope: int):
 
 @lru_cache(maxsize=4096)
 def _scope_criteria(scope: int) -> tuple:
-    """The loader criteria of one barangay, built once per barangay and process (issue 17).
+    """The loader criteria of one barangay, built once per barangay and process.
 
     Building the three options cost about 0.1 ms per query. They are immutable and the same for
     every statement of that barangay; `scope` inside the lambdas is a closure variable that

@@ -135,7 +135,7 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       };
       if (adminToggle !== undefined) {
         const isActive = form.dataset.active === "1";
-        // Disabling signs the person out everywhere: ask first (issue 18); Enable reverses it.
+        // Disabling signs the person out everywhere: ask first; Enable reverses it.
         if (!isActive && !window.confirm(t("Disable account for {name}? They will be signed out.", { name }))) return;
         await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), t("Toggle active failed"));
       } else if (adminApprove !== undefined) {

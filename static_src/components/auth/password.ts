@@ -31,7 +31,7 @@ export function strengthScore(password: string): number {
 }
 
 export function strengthLabel(password: string): string {
-  if (!password) return ""; // no verdict before anything is typed (issue 18)
+  if (!password) return ""; // no verdict before anything is typed
   return strengthLabels()[strengthScore(password)];
 }
 

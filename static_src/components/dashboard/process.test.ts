@@ -39,7 +39,7 @@ describe("process panel", () => {
   });
 });
 
-describe("runProcess with prefers-reduced-motion (issue 18)", () => {
+describe("runProcess with prefers-reduced-motion", () => {
   it("stays on the first stage", () => {
     vi.useFakeTimers();
     const original = window.matchMedia;

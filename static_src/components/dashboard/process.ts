@@ -34,7 +34,7 @@ export function showStep(list: HTMLElement, active: number): void {
 }
 
 /** Advances the panel every `seconds`, looping; returns a function that stops it. With
- * prefers-reduced-motion the panel stays still on its first stage (issue 18). */
+ * prefers-reduced-motion the panel stays still on its first stage. */
 export function runProcess(list: HTMLElement, seconds: number): () => void {
   const count = list.querySelectorAll(".process__step").length;
   let active = 0;
