@@ -155,7 +155,7 @@ def poll():
     regions = []
     for state in states:
         entry: dict[str, Any] = {"url": state.url, "status": state.status, "etag": state.etag}
-        if state.fragment is not None and state.etag not in known:
+        if state.fragment is not None and state.etag is not None and state.etag not in known:
             g.sibol_live_etags = {**g.get("sibol_live_etags", {}), state.url: state.etag}
             entry["html"] = state.fragment.render()
         regions.append(entry)
