@@ -3,8 +3,8 @@
  * `data-live-etag` follow changes by conditional polling (sibol/live/__init__.py).
  *
  * Every POLL_MS the page asks once for all its regions: `GET /api/live?r=<url>&r=<url>` with their
- * ETags in If-None-Match. While nothing changed the answer is a bare 304 (160 bytes measured); when a
- * region changed, its new HTML replaces it, keeping open <details> and focus. Hidden tabs do not
+ * ETags in If-None-Match. While nothing changed the answer is a bare 304 (160 bytes measured);
+ * when a region changed, its new HTML replaces it, keeping open <details> and focus. Hidden tabs do not
  * poll (they catch up when shown again); failures back off up to MAX_BACKOFF_MS; a signed-out
  * answer (401) stops polling. A `[data-live-refresh]` link polls at once (without JavaScript it
  * reloads the page). The request is a raw fetch, not lib/api.ts: it needs the 304 as it came,
@@ -62,7 +62,9 @@ export function swapRegion(el: HTMLElement, html: string, etag: string | null): 
   const newDetails = Array.from(next.querySelectorAll("details"));
   oldDetails.forEach((details, i) => {
     if (!details.open) return;
-    const twin = details.id ? next.querySelector<HTMLDetailsElement>(`details[id="${details.id}"]`) : newDetails[i];
+    const twin = details.id
+      ? next.querySelector<HTMLDetailsElement>(`details[id="${details.id}"]`)
+      : newDetails[i];
     if (twin) twin.open = true;
   });
   const active = el.ownerDocument.activeElement;
