@@ -2,13 +2,14 @@
  * Live regions (no React): elements the server marked `data-live="<fragment url>"` with
  * `data-live-etag` follow changes by conditional polling (sibol/live/__init__.py).
  *
- * Every POLL_MS the page asks once for all its regions: `GET /api/live?r=<url>&r=<url>` with their
- * ETags in If-None-Match. While nothing changed the answer is a bare 304 (160 bytes measured);
- * when a region changed, its new HTML replaces it, keeping open <details> and focus. Hidden
- * tabs do not poll (they catch up when shown again); failures back off up to MAX_BACKOFF_MS;
- * a signed-out answer (401) stops polling. A `[data-live-refresh]` link polls at once (without JavaScript it
- * reloads the page). The request is a raw fetch, not lib/api.ts: it needs the 304 as it came,
- * and no bearer token bytes on every poll (the page's session cookie identifies it).
+ * Every POLL_MS the page asks once for all its regions: `GET /api/live?r=<url>&r=<url>` with
+ * their ETags in If-None-Match. While nothing changed the answer is a bare 304 (160 bytes
+ * measured); when a region changed, its new HTML replaces it, keeping open <details> and focus.
+ * Hidden tabs do not poll (they catch up when shown again); failures back off up to
+ * MAX_BACKOFF_MS; a signed-out answer (401) stops polling. A `[data-live-refresh]` link polls at
+ * once (without JavaScript it reloads the page). The request is a raw fetch, not lib/api.ts: it
+ * needs the 304 as it came, and no bearer token bytes on every poll (the page's session cookie
+ * identifies it).
  */
 
 export const POLL_MS = 6_000;
