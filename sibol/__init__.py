@@ -160,7 +160,13 @@ def register_request_hooks(app: Flask) -> None:
     @app.before_request
     def fresh_request_state():
         # g lives on the app context, which a test (or a CLI command) may keep across requests.
-        for name in ("_login_user", "sibol_bearer", "sibol_assets_emitted"):
+        for name in (
+            "_login_user",
+            "sibol_bearer",
+            "sibol_assets_emitted",
+            "sibol_unread",
+            "sibol_live_etags",
+        ):
             g.pop(name, None)
 
     @app.before_request
@@ -215,6 +221,9 @@ def register_blueprints(app: Flask) -> None:
         api.register_blueprint(api_module.bp)
         for extra in getattr(api_module, "API_BLUEPRINTS", ()):  # a feature's routes outside its prefix
             api.register_blueprint(extra)
+    from .live import install as install_live
+
+    install_live(app, api)  # GET /api/live (every live region of a page in one poll), live_attrs()
     app.register_blueprint(api)
     collect_operations(app, described)
 

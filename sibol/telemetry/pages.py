@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
-from . import alerts, keys, notifications, views
+from . import alerts, keys, notifications, regions, views
 from .api import EDITOR_ROLES, require_editor
 from .metrics import metric_info
 
@@ -28,13 +28,15 @@ MANILA = ZoneInfo("Asia/Manila")
 def unread_notifications() -> int:
     if not current_user.is_authenticated:
         return 0
-    return notifications.unread_count(current_user.id)
+    return regions.unread(current_user.id)
 
 
 def init_app(app: Flask) -> None:
     from .cli import register_commands
+    from .live import bp as live_bp
 
     register_commands(app)
+    app.register_blueprint(live_bp)  # the live regions' fragments (sibol.live)
     app.jinja_env.globals.update(
         unread_notifications=unread_notifications,
         last_reading_times=views.last_reading_times,
@@ -75,6 +77,7 @@ def device(machine_id: str, new_key: str | None = None):
         "machines/device.html",
         machine=machine,
         device=state,
+        readings=regions.latest_readings(machine.id),
         new_key=new_key,
         can_edit=current_user.role_id in EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),

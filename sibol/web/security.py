@@ -53,6 +53,8 @@ def install_security(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response):
+        if getattr(response, "sibol_bare", False):
+            return response  # a live region's 304: no body for these headers to guard
         headers = response.headers
         headers.setdefault(
             "Content-Security-Policy",
