@@ -22,6 +22,7 @@ from .extensions import compress, csrf, db, limiter, login_manager, mail, migrat
 from .i18n.languages import init_i18n
 from .identity import ratelimits  # noqa: F401 - registers the sibol-sqlite:// rate-limit store
 from .identity.access import enforce_access
+from .web import live
 from .web.assets import init_assets
 from .web.critical_css import install_critical_css
 from .web.security import install_security
@@ -221,11 +222,9 @@ def register_blueprints(app: Flask) -> None:
         api.register_blueprint(api_module.bp)
         for extra in getattr(api_module, "API_BLUEPRINTS", ()):  # a feature's routes outside its prefix
             api.register_blueprint(extra)
-    from .live import install as install_live
-
-    install_live(app, api)  # GET /api/live (every live region of a page in one poll), live_attrs()
+    live.install(app, api)  # GET /api/live (every live region of a page in one poll), live_attrs()
     app.register_blueprint(api)
-    collect_operations(app, described)
+    collect_operations(app, [*described, live])
 
 
 def _optional_module(name: str):

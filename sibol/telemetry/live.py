@@ -1,5 +1,5 @@
 """Live fragments of the telemetry pages: the device page's readings, the Process Panels tab and
-the bell. Each answers 304 while its version is unchanged (sibol.live); the page includes the
+the bell. Each answers 304 while its version is unchanged (sibol.web.live); the page includes the
 same partial, so a fragment is exactly what a reload would show."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask_login import current_user
 
-from ..access import module_required, signed_in
 from ..errors import ServiceError
-from ..live import Fragment, live_fragment
+from ..identity.access import module_required, signed_in
 from ..models import ModuleId
+from ..web.live import Fragment, live_fragment
 from . import keys, regions, views
 from .api import EDITOR_ROLES
 

@@ -36,7 +36,7 @@ def init_app(app: Flask) -> None:
     from .live import bp as live_bp
 
     register_commands(app)
-    app.register_blueprint(live_bp)  # the live regions' fragments (sibol.live)
+    app.register_blueprint(live_bp)  # the live regions' fragments (sibol.web.live)
     app.jinja_env.globals.update(
         unread_notifications=unread_notifications,
         last_reading_times=views.last_reading_times,

@@ -1,4 +1,4 @@
-"""What the telemetry live regions show, and their cheap versions (sibol.live).
+"""What the telemetry live regions show, and their cheap versions (sibol.web.live).
 
 A version is a few values read by primary key or by an index, that change whenever the region's
 HTML would: polls compare it many times a minute, the HTML is drawn only when it moved.

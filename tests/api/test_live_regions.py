@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from sibol import tenancy
 from sibol.extensions import db
+from sibol.identity import tenancy
 from sibol.models import Area, Barangay, ModuleId, RoleId
 from tests.factories import make_account, make_machine
 from tests.factories_admin import fresh_identity_per_request, session_client

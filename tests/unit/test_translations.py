@@ -17,15 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sibol.i18n.tools import (
-    ROOT,
-    Literal,
-    extract,
-    placeholders,
-    po_path,
-    read_catalog,
-    template_literals,
-)
+from sibol.i18n.tools import ROOT, Literal, extract, placeholders, po_path, read_catalog, template_literals
 
 TEMPLATES = ROOT / "templates"
 

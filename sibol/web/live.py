@@ -29,8 +29,8 @@ from flask_login import current_user
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
-from ..access import access_of, allows, signed_in
 from ..errors import Invalid, ServiceError
+from ..identity.access import access_of, allows, signed_in
 
 MAX_REGIONS = 8  # regions one poll may ask about: a page has two or three
 MAX_URL = 300
@@ -135,6 +135,23 @@ def live_attrs(endpoint: str, **values: Any) -> Markup:
 
 
 bp = Blueprint("live", __name__, url_prefix="/live")
+
+# The poll's description in /api/openapi.json (the app factory collects it with the features').
+OPERATIONS: dict[tuple[str, str], dict] = {
+    ("api.live.poll", "GET"): {
+        "summary": "One poll for every live region of a page (304 when none changed)",
+        "query": {
+            "r": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": MAX_URL},
+                "maxItems": MAX_REGIONS,
+                "description": "A region's fragment URL, once per region; their ETags go in If-None-Match",
+            }
+        },
+        "also": ["304"],
+        "errors": ["400", "401"],
+    }
+}
 
 
 @bp.get("")
