@@ -8,13 +8,29 @@ import re
 import secrets
 from pathlib import Path
 
+from dotenv import load_dotenv
+
 DEFAULT_AUTHORIZATION_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 DEFAULT_TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
 DEFAULT_USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo"
+ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
 
 
 def _flag(name: str, default: str) -> bool:
     return os.environ.get(name, default).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def load_env_file(path: Path = ENV_FILE) -> bool:
+    """Put the settings of the checkout's .env (see .env.example) into the environment, each only
+    where the real environment leaves it unset: what the shell, systemd or a test exports wins.
+    Every process of the console reads it here (gunicorn, the queue consumer, the flask command,
+    which also reads it itself). FLASK_SKIP_DOTENV=1 skips it, as for Flask; the tests set it."""
+    if _flag("FLASK_SKIP_DOTENV", "0") or not path.is_file():
+        return False
+    return load_dotenv(path, override=False, encoding="utf-8")
+
+
+load_env_file()
 
 
 # Where create_app() keeps the instance folder; relative SQLite paths are taken from it, as

@@ -1,9 +1,20 @@
 import multiprocessing
+import os
+import re
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
-from sibol.config import database_url, instance_name, instance_secret, load_settings, state_dir
+from sibol.config import (
+    ENV_FILE,
+    database_url,
+    instance_name,
+    instance_secret,
+    load_env_file,
+    load_settings,
+    state_dir,
+)
 from sibol.jobs.queue import make_huey
 
 
@@ -234,3 +245,40 @@ def test_processes_starting_together_all_read_the_one_generated_secret(bare_env,
         assert len(set(keys)) == 1 and len(keys[0]) == 64
         assert keys[0] == (folder / "secret_key").read_text()
         assert sorted(p.name for p in folder.iterdir()) == ["secret_key"]  # no drafts left behind
+
+
+def test_the_env_file_fills_in_only_what_the_environment_leaves_unset(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "# comments and blank lines are fine\n\nSIBOL_OFFICE_PHONE=(02) 555 0101\n"
+        'SIBOL_OFFICE_EMAIL="office@from-the-file.test"\nMAIL_SERVER=smtp.from-the-file.test\n'
+    )
+    with mock.patch.dict(os.environ, {"MAIL_SERVER": "smtp.exported.test", "SECRET_KEY": "k"}):
+        os.environ.pop("FLASK_SKIP_DOTENV", None)
+        os.environ.pop("SIBOL_OFFICE_PHONE", None)
+        os.environ.pop("SIBOL_OFFICE_EMAIL", None)
+        assert load_env_file(env_file) is True
+        s = load_settings(str(tmp_path))
+        assert s["SIBOL_OFFICE_PHONE"] == "(02) 555 0101"
+        assert s["SIBOL_OFFICE_EMAIL"] == "office@from-the-file.test"
+        assert s["MAIL_SERVER"] == "smtp.exported.test"  # the real environment wins
+
+
+def test_the_env_file_is_skipped_when_asked_or_missing(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("SIBOL_OFFICE_PHONE=from-the-file\n")
+    with mock.patch.dict(os.environ, {"FLASK_SKIP_DOTENV": "1"}):
+        os.environ.pop("SIBOL_OFFICE_PHONE", None)
+        assert load_env_file(env_file) is False
+        assert "SIBOL_OFFICE_PHONE" not in os.environ
+        os.environ.pop("FLASK_SKIP_DOTENV")
+        assert load_env_file(tmp_path / "none" / ".env") is False
+        assert "SIBOL_OFFICE_PHONE" not in os.environ
+
+
+def test_the_checkout_reads_its_env_file_and_ignores_none_of_the_example():
+    # Every variable the example names is one the app reads.
+    example = (ENV_FILE.parent / ".env.example").read_text()
+    names = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", example, flags=re.M))
+    source = "\n".join(p.read_text() for p in (ENV_FILE.parent / "sibol").rglob("*.py"))
+    assert names and {n for n in names if f'"{n}"' not in source} == set()
