@@ -18,7 +18,12 @@ NODE_STAMP := node_modules/.installed
 MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-# mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured.
+# mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured,
+# in the environment or, as the app reads it too, in the checkout's .env (the environment wins;
+# FLASK_SKIP_DOTENV=1 skips the file, as for the app).
+ifneq ($(FLASK_SKIP_DOTENV),1)
+DATABASE_URL ?= $(shell sed -n 's/^[[:space:]]*\(export[[:space:]]\+\)\?DATABASE_URL[[:space:]]*=[[:space:]]*["'"'"']\?\([^"'"'"']*\).*/\2/p' .env 2>/dev/null | tail -n 1)
+endif
 APP_MYSQL := $(if $(filter mysql% mariadb%,$(DATABASE_URL)),$(MYSQL_STAMP))
 TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
