@@ -33,7 +33,8 @@ def make_test(
     stand_in(bin_dir, "npm", f'echo "npm $*" >> {calls}; exit {vitest_exit}')
     # A Node new enough that the Makefile keeps the stand-in npm first on PATH.
     stand_in(bin_dir, "node", 'case "$1" in --version) echo v22.0.0;; esac; exit 0')
-    env = {k: v for k, v in os.environ.items() if k != "SIBOL_TEST_DATABASE_URL"}
+    # Not the flags of a make this test may itself run under (`make test`).
+    env = {k: v for k, v in os.environ.items() if k not in {"SIBOL_TEST_DATABASE_URL", "MAKEFLAGS", "MFLAGS"}}
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
     args = ["make", "--no-print-directory", *(f"-o{target}" for target in DONE), "test", f"PY={python}"]
     done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
