@@ -149,7 +149,7 @@ format: $(DEV_STAMP)
 	$(VENV)/bin/ruff format $(LINT_PATHS)
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
 
-# Languages (issue 16): re-extract the server's messages into sibol/translations/messages.pot and
+# Languages: re-extract the server's messages into sibol/translations/messages.pot and
 # merge them into each language's messages.po (new ones arrive with an empty msgstr to fill in).
 # The .mo files are compiled by the app at start-up when missing or older than the .po.
 translations: $(DEV_STAMP)
