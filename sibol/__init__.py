@@ -42,6 +42,8 @@ FEATURES = (
     "reports",
     "city",  # issue 15: barangays and the city dashboard (City Admin)
     "language",
+    "commands",  # commands to a machine's controller, from its device page and Process Panels
+    "devices",  # the routes a controller calls: its commands, SIBOL's own device API
 )
 
 

@@ -9,11 +9,13 @@ from ..models import utcnow
 
 
 def tick() -> dict[str, int]:
-    """The periodic work: silent machines, overdue maintenance, raw retention, pending e-mail."""
+    """The periodic work: overdue commands, silent machines, overdue maintenance, raw retention, pending e-mail."""
+    from ..commands import service as commands
     from . import alerts, hooks, notifications, rollups
 
     now = utcnow()
     return {
+        "expired_commands": commands.expire_due(now=now),
         "silent_alerts": alerts.check_silence(now=now),
         "overdue_notices": hooks.notify_overdue_maintenance(now.date()),
         "purged_readings": rollups.purge_raw(current_app.config["SIBOL_TELEMETRY_RAW_DAYS"], now=now),

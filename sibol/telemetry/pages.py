@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..access import module_required, signed_in
+from ..commands import service as commands
 from ..errors import ServiceError
 from ..export import wants_csv
 from ..models import ModuleId
@@ -79,6 +80,7 @@ def device(machine_id: str, new_key: str | None = None):
         can_edit=current_user.role_id in EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),
         metrics=[metric_info(m) for m in METRICS],
+        commands=commands.history(machine.id),
     )
 
 
