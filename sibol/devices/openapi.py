@@ -39,14 +39,14 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         ),
         "errors": ["400", "401", "404", "409", "415", "429"],
     },
-    ("api.devices.sibol_device.weight_data", "POST"): {
+    ("api.sibol_device.weight_data", "POST"): {
         "status": 201,
         "summary": "SIBOL's scale: weight in kg, or grams when over 1000. " + KEYED,
         "body": obj({"weight": NUMBER, "deviceId": {"type": "string"}}, "weight"),
         "response": saved("Weight data received", {"id": {}, "deviceId": {}, "weight": NUMBER, "timestamp": TS}),
         "errors": DEVICE_ERRORS,
     },
-    ("api.devices.sibol_device.sensor_data", "POST"): {
+    ("api.sibol_device.sensor_data", "POST"): {
         "status": 201,
         "summary": "SIBOL's digester sensors (kPa, pH, °C, % methane). " + KEYED,
         "body": obj(
@@ -62,7 +62,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "response": saved("Sensor reading saved", {"id": {}, "machineId": {}, "timestamp": TS}),
         "errors": [*DEVICE_ERRORS, "403"],
     },
-    ("api.devices.sibol_device.voltage_current", "POST"): {
+    ("api.sibol_device.voltage_current", "POST"): {
         "status": 201,
         "summary": "SIBOL's generator meter: voltage 0-500 V, current 0-100 A. " + KEYED,
         "body": obj(
@@ -73,12 +73,12 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "response": saved("Voltage and current data saved", {"id": {}, "voltage": NUMBER, "current": NUMBER}),
         "errors": DEVICE_ERRORS,
     },
-    ("api.devices.sibol_device.pending_commands", "GET"): {
+    ("api.sibol_device.pending_commands", "GET"): {
         "summary": "SIBOL's command poll: the key's machine's queued commands, each now delivered. " + KEYED,
         "response": obj({"count": {"type": "integer"}, "commands": {"type": "array", "items": {"type": "object"}}}),
         "errors": ["401", "429"],
     },
-    ("api.devices.sibol_device.command_executed", "PUT"): {
+    ("api.sibol_device.command_executed", "PUT"): {
         "summary": "SIBOL's answer: the command was executed. " + KEYED,
         "response": obj({"success": {"type": "boolean"}, "message": {"type": "string"}}),
         "errors": ["401", "404", "409", "429"],
