@@ -21,7 +21,10 @@ COMMAND = obj(
         "value": VALUE,
         "status": STATUS,
         "createdAt": TIME,
-        "expiresAt": {**TIME, "description": "Deadline of delivery while queued; of the answer once delivered"},
+        "expiresAt": {
+            **TIME,
+            "description": "Deadline of delivery while queued; of the answer once delivered",
+        },
     },
     "id",
     "command",

@@ -24,7 +24,9 @@ bp = Blueprint("commands", __name__)
 
 def may_send_commands() -> bool:
     """In templates: whether the signed-in account may send and cancel commands."""
-    return bool(current_user.is_authenticated) and role_may(current_user.role_id, None, ModuleId.MACHINES, "POST")
+    return bool(current_user.is_authenticated) and role_may(
+        current_user.role_id, None, ModuleId.MACHINES, "POST"
+    )
 
 
 def init_app(app: Flask) -> None:

@@ -9,6 +9,7 @@ from datetime import timedelta
 from flask_babel import gettext as _
 
 from ..errors import Invalid
+from ..i18n import N_
 
 # How long a command waits to be delivered, and then to be answered, before it expires.
 DELIVERY_TTL = timedelta(minutes=10)
@@ -28,13 +29,29 @@ class Kind:
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
-        Kind("stir", "Stir", 1, 60, "minutes"),
-        Kind("feed_pump", "Feed pump", choices=("on", "off")),
-        Kind("generator", "Generator", choices=("start", "stop")),
-        Kind("set_interval", "Reading interval", 10, 3600, "seconds"),
-        Kind("reboot", "Reboot"),
+        Kind("stir", N_("Stir"), 1, 60, N_("minutes")),
+        Kind("feed_pump", N_("Feed pump"), choices=("on", "off")),
+        Kind("generator", N_("Generator"), choices=("start", "stop")),
+        Kind("set_interval", N_("Reading interval"), 10, 3600, N_("seconds")),
+        Kind("reboot", N_("Reboot")),
     )
 }
+
+# The words a person reads for each status and for who changed it (templates translate them).
+SHOWN_WORDS = (
+    N_("queued"),
+    N_("delivered"),
+    N_("executed"),
+    N_("failed"),
+    N_("expired"),
+    N_("cancelled"),
+    N_("device"),
+    N_("system"),
+    N_("on"),
+    N_("off"),
+    N_("start"),
+    N_("stop"),
+)
 
 # Commands that stop the machine's power or its controller: a person confirms them first.
 NEEDS_CONFIRMATION = {("generator", "stop"), ("reboot", None)}
@@ -60,7 +77,11 @@ def parse_value(kind: Kind, raw: object) -> str | None:
         word = raw.strip().lower() if isinstance(raw, str) else None
         if word not in kind.choices:
             raise Invalid(
-                _("value of %(command)s must be %(choices)s.", command=kind.name, choices=" or ".join(kind.choices)),
+                _(
+                    "value of %(command)s must be %(choices)s.",
+                    command=kind.name,
+                    choices=" or ".join(kind.choices),
+                ),
                 field="value",
             )
         return word
@@ -117,4 +138,5 @@ def describe(command: str, value: str | None) -> str:
         return command
     if value is None:
         return _(kind.label)
-    return f"{_(kind.label)} {value}{' ' + _(kind.unit) if kind.unit else ''}"
+    shown = _(value) if kind.choices else value
+    return f"{_(kind.label)} {shown}{' ' + _(kind.unit) if kind.unit else ''}"

@@ -45,7 +45,7 @@ def device_json(cmd: Command) -> dict:
     }
 
 
-def _id(raw: int | str | None, what: str) -> int | None:
+def _id(raw: int | str | None) -> int | None:
     if isinstance(raw, str):
         raw = int(raw) if raw.isdecimal() and len(raw) < 12 else None
     if not isinstance(raw, int) or isinstance(raw, bool) or not 1 <= raw <= 2**31 - 1:
@@ -55,7 +55,7 @@ def _id(raw: int | str | None, what: str) -> int | None:
 
 def get_machine(machine_id: int | str | None) -> Machine:
     """The machine, through the request's scope: NotFound for another barangay's or a bad id."""
-    found = _id(machine_id, "machine")
+    found = _id(machine_id)
     machine = db.session.get(Machine, found) if found is not None else None
     if machine is None:
         raise NotFound(_("Machine not found."))
@@ -75,7 +75,9 @@ def _event(cmd: Command, status: str, now: datetime, *, actor=None, name: str = 
     )
 
 
-def _finish(cmd: Command, status: str, now: datetime, *, actor=None, name: str = "", detail: str = "") -> None:
+def _finish(
+    cmd: Command, status: str, now: datetime, *, actor=None, name: str = "", detail: str = ""
+) -> None:
     cmd.status, cmd.pending_kind, cmd.finished_at = status, None, now
     if detail:
         cmd.detail = detail[:MAX_DETAIL]
@@ -89,7 +91,9 @@ def _expire(machine_id: int | None, now: datetime) -> int:
         query = query.where(Command.machine_id == machine_id)
     due = list(db.session.scalars(query.order_by(Command.id).with_for_update()))
     for cmd in due:
-        minutes = int((rules.DELIVERY_TTL if cmd.status == CommandStatus.QUEUED else rules.ANSWER_TTL).seconds / 60)
+        minutes = int(
+            (rules.DELIVERY_TTL if cmd.status == CommandStatus.QUEUED else rules.ANSWER_TTL).seconds / 60
+        )
         if cmd.status == CommandStatus.QUEUED:
             why = _("Not delivered to the device within %(minutes)s minutes.", minutes=minutes)
         else:
@@ -111,7 +115,9 @@ def _pending_conflict(machine_id: int, kind: str) -> Conflict:
         select(Command).where(Command.machine_id == machine_id, Command.pending_kind == kind)
     )
     if pending is None:  # pragma: no cover - it finished between the refusal and this read
-        return Conflict(_("A %(kind)s command is already waiting for this machine.", kind=kind), field="command")
+        return Conflict(
+            _("A %(kind)s command is already waiting for this machine.", kind=kind), field="command"
+        )
     return Conflict(
         _(
             "A %(kind)s command (#%(id)s, %(status)s) is already waiting for this machine: "
@@ -167,7 +173,7 @@ def send(machine_id: int | str, command: object, value: object, *, actor, confir
 
 
 def _command(machine_id: int, command_id: int | str, *, lock: bool = False) -> Command:
-    found = _id(command_id, "command")
+    found = _id(command_id)
     query = select(Command).where(Command.id == (found or 0), Command.machine_id == machine_id)
     cmd = db.session.scalar(query.with_for_update() if lock else query)
     if cmd is None:
@@ -267,7 +273,9 @@ def mark_delivered(machine_id: int, command_id: int) -> bool:
     _expire(machine_id, now)
     cmd = db.session.scalar(
         select(Command)
-        .where(Command.id == command_id, Command.machine_id == machine_id, Command.status == CommandStatus.QUEUED)
+        .where(
+            Command.id == command_id, Command.machine_id == machine_id, Command.status == CommandStatus.QUEUED
+        )
         .with_for_update()
     )
     if cmd is not None:

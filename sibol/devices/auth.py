@@ -21,7 +21,11 @@ def calling_device() -> DeviceKey:
         return keys.device_for_header(f"Device {raw}")
     if not request.headers.get("Authorization"):
         raise Unauthorized(
-            _("Send the machine's device key: %(a)s or %(b)s.", a="X-Device-Key: <key>", b="Authorization: Device <key>")
+            _(
+                "Send the machine's device key: %(a)s or %(b)s.",
+                a="X-Device-Key: <key>",
+                b="Authorization: Device <key>",
+            )
         )
     return keys.device_for_header(request.headers.get("Authorization"))
 

@@ -15,7 +15,11 @@ KEYED = "Authenticated by the device key (Authorization: Device <key> or X-Devic
 
 def saved(message: str, data: dict) -> dict:
     return obj(
-        {"success": {"type": "boolean", "enum": [True]}, "message": {"type": "string", "enum": [message]}, "data": obj(data)},
+        {
+            "success": {"type": "boolean", "enum": [True]},
+            "message": {"type": "string", "enum": [message]},
+            "data": obj(data),
+        },
         "success",
         "message",
         "data",
@@ -43,7 +47,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "summary": "SIBOL's scale: weight in kg, or grams when over 1000. " + KEYED,
         "body": obj({"weight": NUMBER, "deviceId": {"type": "string"}}, "weight"),
-        "response": saved("Weight data received", {"id": {}, "deviceId": {}, "weight": NUMBER, "timestamp": TS}),
+        "response": saved(
+            "Weight data received", {"id": {}, "deviceId": {}, "weight": NUMBER, "timestamp": TS}
+        ),
         "errors": DEVICE_ERRORS,
     },
     ("api.sibol_device.sensor_data", "POST"): {
@@ -75,7 +81,9 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.sibol_device.pending_commands", "GET"): {
         "summary": "SIBOL's command poll: the key's machine's queued commands, each now delivered. " + KEYED,
-        "response": obj({"count": {"type": "integer"}, "commands": {"type": "array", "items": {"type": "object"}}}),
+        "response": obj(
+            {"count": {"type": "integer"}, "commands": {"type": "array", "items": {"type": "object"}}}
+        ),
         "errors": ["401", "429"],
     },
     ("api.sibol_device.command_executed", "PUT"): {

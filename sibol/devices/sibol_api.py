@@ -9,6 +9,7 @@ Readings go through the same parsing, validation and duplicate rules as POST /ap
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from flask import Blueprint
 from flask_babel import gettext as _
@@ -59,8 +60,7 @@ def _store(device: DeviceKey, body: dict, fields: dict[str, str]) -> tuple[Readi
     row = db.session.scalar(
         select(Reading).where(Reading.machine_id == device.machine_id, Reading.ts == reading["ts"])
     )
-    assert row is not None  # stored, or stored before
-    return row, result.accepted > 0
+    return cast(Reading, row), result.accepted > 0  # stored now, or before (a duplicate)
 
 
 def _stamp(row: Reading) -> str:
@@ -133,7 +133,13 @@ def voltage_current():
             raise Invalid(_("%(field)s is required (a number).", field=name), field=name)
         if not low <= value <= high:
             raise Invalid(
-                _("%(field)s must be between %(low)g and %(high)g %(unit)s.", field=name, low=low, high=high, unit=unit),
+                _(
+                    "%(field)s must be between %(low)g and %(high)g %(unit)s.",
+                    field=name,
+                    low=low,
+                    high=high,
+                    unit=unit,
+                ),
                 field=name,
             )
     row, _new = _store(device, body, {"voltage": "voltage_v", "current": "current_a"})
@@ -155,7 +161,13 @@ def pending_commands(device_id: str):
     device = calling_device()
     delivered = commands.deliver_pending(device.machine_id)
     shaped = [
-        {"id": c["id"], "deviceId": device_id, "command": c["command"], "value": c["value"], "timestamp": c["createdAt"]}
+        {
+            "id": c["id"],
+            "deviceId": device_id,
+            "command": c["command"],
+            "value": c["value"],
+            "timestamp": c["createdAt"],
+        }
         for c in delivered
     ]
     return {"count": len(shaped), "commands": shaped}

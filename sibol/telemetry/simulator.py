@@ -80,13 +80,17 @@ class Loop:
                 headers=self._headers(dev),
                 timeout=15,
             )
-            self.echo(f"Machine #{dev.machine_id}: command #{command_id} {status} ({detail}): HTTP {res.status_code}")
+            self.echo(
+                f"Machine #{dev.machine_id}: command #{command_id} {status} ({detail}): HTTP {res.status_code}"
+            )
         except requests.RequestException as err:
             self.echo(f"Machine #{dev.machine_id}: {err}")
 
     def take_commands(self, dev: SimulatedDevice, now: datetime) -> None:
         try:
-            res = self.http.get(f"{self.base_url}/api/device/commands", headers=self._headers(dev), timeout=15)
+            res = self.http.get(
+                f"{self.base_url}/api/device/commands", headers=self._headers(dev), timeout=15
+            )
         except requests.RequestException as err:
             self.echo(f"Machine #{dev.machine_id}: {err}")
             return
@@ -95,7 +99,9 @@ class Loop:
             return
         for cmd in res.json()["commands"]:
             status, detail = obey(dev.state, cmd["command"], cmd["value"], now)
-            self.echo(f"Machine #{dev.machine_id} obeys #{cmd['id']} {cmd['command']} {cmd['value'] or ''}".rstrip())
+            self.echo(
+                f"Machine #{dev.machine_id} obeys #{cmd['id']} {cmd['command']} {cmd['value'] or ''}".rstrip()
+            )
             if dev.state.rebooting(now):
                 dev.held = (cmd["id"], status, detail)  # answered once it is back up
                 return  # a rebooting controller takes nothing more

@@ -54,7 +54,12 @@ def test_the_whole_life_of_a_command_over_http(client, api_headers, keyed):
     assert polled.json == {
         "commands": [
             {"id": body["id"], "command": "stir", "value": 10, "createdAt": body["createdAt"]},
-            {"id": other_kind.json["id"], "command": "feed_pump", "value": "on", "createdAt": other_kind.json["createdAt"]},
+            {
+                "id": other_kind.json["id"],
+                "command": "feed_pump",
+                "value": "on",
+                "createdAt": other_kind.json["createdAt"],
+            },
         ]
     }  # oldest first
     assert client.get("/api/device/commands", headers=device(key)).json == {"commands": []}
@@ -62,10 +67,14 @@ def test_the_whole_life_of_a_command_over_http(client, api_headers, keyed):
     assert still.status_code == 409 and "delivered" in still.json["message"]
 
     done = client.post(
-        f"/api/device/commands/{body['id']}/result", json={"status": "executed", "detail": "stirred"}, headers=device(key)
+        f"/api/device/commands/{body['id']}/result",
+        json={"status": "executed", "detail": "stirred"},
+        headers=device(key),
     )
     assert done.status_code == 200 and done.json["status"] == "executed"
-    second = client.post(f"/api/device/commands/{body['id']}/result", json={"status": "failed"}, headers=device(key))
+    second = client.post(
+        f"/api/device/commands/{body['id']}/result", json={"status": "failed"}, headers=device(key)
+    )
     assert second.status_code == 409
     failed = client.post(
         f"/api/device/commands/{other_kind.json['id']}/result",
@@ -81,7 +90,9 @@ def test_the_whole_life_of_a_command_over_http(client, api_headers, keyed):
     assert [e["status"] for e in stir["events"]] == ["executed", "delivered", "queued"]  # newest first
     assert stir["events"][0]["detail"] == "stirred" and stir["events"][2]["by"] == "Olivia Opera"
     assert listed["data"][0]["status"] == "failed" and listed["data"][0]["detail"] == "pump jammed"
-    assert send(client, headers, machine.id, command="stir", value=5).status_code == 201  # nothing pending now
+    assert (
+        send(client, headers, machine.id, command="stir", value=5).status_code == 201
+    )  # nothing pending now
 
 
 @pytest.mark.parametrize(
@@ -126,7 +137,10 @@ def test_confirmed_generator_stop_and_reboot_are_queued(client, headers, keyed):
 
 def test_not_json_and_no_body_are_refused(client, headers, keyed):
     machine, _key = keyed
-    assert client.post(f"/api/machines/{machine.id}/commands", data="x", headers=headers).status_code in (400, 415)
+    assert client.post(f"/api/machines/{machine.id}/commands", data="x", headers=headers).status_code in (
+        400,
+        415,
+    )
     assert client.post(f"/api/machines/{machine.id}/commands", headers=headers).status_code == 400
     assert command_count() == 0
 
@@ -140,7 +154,9 @@ def test_cancel_while_queued_then_409(client, headers, keyed):
     again = client.post(f"/api/machines/{machine.id}/commands/{first['id']}/cancel", headers=headers)
     assert again.status_code == 409
     assert client.get("/api/device/commands", headers=device(key)).json == {"commands": []}
-    late = client.post(f"/api/device/commands/{first['id']}/result", json={"status": "executed"}, headers=device(key))
+    late = client.post(
+        f"/api/device/commands/{first['id']}/result", json={"status": "executed"}, headers=device(key)
+    )
     assert late.status_code == 409
 
     second = send(client, headers, machine.id, command="stir", value=4).json  # the kind is free again
@@ -160,7 +176,10 @@ def test_a_command_expires_undelivered_or_unanswered_and_reads_never_show_it_sta
     assert client.get("/api/device/commands", headers=device(key)).json == {"commands": []}
 
     answered_late = send(client, headers, machine.id, command="stir", value=3).json
-    assert client.get("/api/device/commands", headers=device(key)).json["commands"][0]["id"] == answered_late["id"]
+    assert (
+        client.get("/api/device/commands", headers=device(key)).json["commands"][0]["id"]
+        == answered_late["id"]
+    )
     make_overdue(answered_late["id"])
     res = client.post(
         f"/api/device/commands/{answered_late['id']}/result", json={"status": "executed"}, headers=device(key)
@@ -225,7 +244,9 @@ def test_another_barangays_machine_is_not_found(client, headers, keyed):
     far_staff = make_account(role=RoleId.STAFF, barangay_id=far.barangay_id)
     from tests.factories import token_for
 
-    far_cmd = send(client, {"Authorization": f"Bearer {token_for(far_staff)}"}, far.id, command="stir", value=2)
+    far_cmd = send(
+        client, {"Authorization": f"Bearer {token_for(far_staff)}"}, far.id, command="stir", value=2
+    )
     assert far_cmd.status_code == 201
     cid = far_cmd.json["id"]
     assert client.post(f"/api/machines/{far.id}/commands/{cid}/cancel", headers=headers).status_code == 404
@@ -239,7 +260,9 @@ def test_a_device_never_sees_or_changes_another_machines_commands(client, header
     _other, other_key = keyed_machine("Digester Dos")
     cid = send(client, headers, machine.id, command="stir", value=2).json["id"]
     assert client.get("/api/device/commands", headers=device(other_key)).json == {"commands": []}
-    res = client.post(f"/api/device/commands/{cid}/result", json={"status": "executed"}, headers=device(other_key))
+    res = client.post(
+        f"/api/device/commands/{cid}/result", json={"status": "executed"}, headers=device(other_key)
+    )
     assert res.status_code == 404
     assert db.session.get(Command, cid).status == "queued"
     assert len(client.get("/api/device/commands", headers=device(key)).json["commands"]) == 1
@@ -247,7 +270,12 @@ def test_a_device_never_sees_or_changes_another_machines_commands(client, header
 
 def test_device_routes_need_a_good_key_and_a_good_answer(client, headers, keyed):
     machine, key = keyed
-    for bad in ({}, {"Authorization": "Device nope"}, {"Authorization": "Bearer x"}, {"X-Device-Key": "nope"}):
+    for bad in (
+        {},
+        {"Authorization": "Device nope"},
+        {"Authorization": "Bearer x"},
+        {"X-Device-Key": "nope"},
+    ):
         res = client.get("/api/device/commands", headers=bad)
         assert res.status_code == 401 and res.json["success"] is False and res.json["message"]
     assert client.get("/api/device/commands", headers={"X-Device-Key": key}).status_code == 200
@@ -263,5 +291,10 @@ def test_device_routes_need_a_good_key_and_a_good_answer(client, headers, keyed)
         res = client.post(url, json=body, headers=device(key))
         assert res.status_code == 400 and res.json["field"] == field, body
     assert client.post(url, data="x", headers=device(key)).status_code in (400, 415)
-    assert client.post("/api/device/commands/abc/result", json={"status": "executed"}, headers=device(key)).status_code == 404
+    assert (
+        client.post(
+            "/api/device/commands/abc/result", json={"status": "executed"}, headers=device(key)
+        ).status_code
+        == 404
+    )
     assert db.session.get(Command, cid).status == "delivered"

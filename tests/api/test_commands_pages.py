@@ -50,7 +50,11 @@ def test_an_operator_sends_stir_from_the_device_page_and_sees_it_in_the_history(
 
     cid = db.session.query(Command.id).scalar()
     client.get("/api/device/commands", headers=device(key))
-    client.post(f"/api/device/commands/{cid}/result", json={"status": "failed", "detail": "Motor stalled"}, headers=device(key))
+    client.post(
+        f"/api/device/commands/{cid}/result",
+        json={"status": "failed", "detail": "Motor stalled"},
+        headers=device(key),
+    )
     history = history_of(text(browser.get(url)))
     assert 'data-status="failed"' in history and "Motor stalled" in history
     # Every change, newest first: failed, delivered, queued.
@@ -99,7 +103,9 @@ def test_a_bad_value_or_a_pending_kind_is_shown_and_nothing_is_stored(app):
 def test_cancel_from_the_history(app):
     machine, _key = keyed_machine()
     browser = session_client(app, make_account(role=RoleId.OPERATOR))
-    browser.post(f"/sibol-machines/machines/{machine.id}/commands", data={"command": "feed_pump", "value": "on"})
+    browser.post(
+        f"/sibol-machines/machines/{machine.id}/commands", data={"command": "feed_pump", "value": "on"}
+    )
     cid = db.session.query(Command.id).scalar()
     page = text(browser.get(f"/sibol-machines/machines/{machine.id}/device"))
     assert f'id="cancel-command-{cid}"' in page
@@ -107,7 +113,9 @@ def test_cancel_from_the_history(app):
     assert f"Command #{cid} cancelled." in text(res)
     history = history_of(text(res))
     assert 'data-status="cancelled"' in history and f'id="cancel-command-{cid}"' not in history
-    again = browser.post(f"/sibol-machines/machines/{machine.id}/commands/{cid}/cancel", follow_redirects=True)
+    again = browser.post(
+        f"/sibol-machines/machines/{machine.id}/commands/{cid}/cancel", follow_redirects=True
+    )
     assert "Command not cancelled: Only a queued command can be cancelled" in text(again)
 
 
@@ -119,7 +127,8 @@ def test_process_panels_carry_a_compact_form_that_returns_to_the_tab(app):
     assert 'id="process-commands"' in page and "command-forms--compact" in page
     assert f'name="next" value="{tab}"' in page.replace("&amp;", "&")
     sent = browser.post(
-        f"/sibol-machines/machines/{machine.id}/commands", data={"command": "set_interval", "value": "30", "next": tab}
+        f"/sibol-machines/machines/{machine.id}/commands",
+        data={"command": "set_interval", "value": "30", "next": tab},
     )
     assert sent.status_code == 302 and sent.headers["Location"].endswith(tab)
     # Only a local path is followed.
@@ -134,13 +143,18 @@ def test_households_and_other_barangays_are_refused(app):
     machine, _key = keyed_machine()
     household = session_client(app, make_account(role=RoleId.HOUSEHOLD))
     assert household.get(f"/sibol-machines/machines/{machine.id}/device").status_code == 403
-    res = household.post(f"/sibol-machines/machines/{machine.id}/commands", data={"command": "stir", "value": "5"})
+    res = household.post(
+        f"/sibol-machines/machines/{machine.id}/commands", data={"command": "stir", "value": "5"}
+    )
     assert res.status_code == 403 and command_count() == 0
     # A household account given the machines module sees the history but no form, and cannot send.
     reader = session_client(app, make_account(role=RoleId.HOUSEHOLD, modules=[1, 2, 4]))
     page = text(reader.get(f"/sibol-machines/machines/{machine.id}/device"))
     assert 'id="command-history"' in page and 'id="command-stir"' not in page
-    assert reader.post(f"/sibol-machines/machines/{machine.id}/commands", data={"command": "reboot"}).status_code == 403
+    assert (
+        reader.post(f"/sibol-machines/machines/{machine.id}/commands", data={"command": "reboot"}).status_code
+        == 403
+    )
 
     far, _far_key = foreign_machine()
     staff = session_client(app, make_account(role=RoleId.STAFF))

@@ -28,7 +28,9 @@ def x_key(key: str) -> dict:
 
 def readings(machine_id: int) -> list[Reading]:
     db.session.rollback()
-    return list(db.session.scalars(select(Reading).where(Reading.machine_id == machine_id).order_by(Reading.ts)))
+    return list(
+        db.session.scalars(select(Reading).where(Reading.machine_id == machine_id).order_by(Reading.ts))
+    )
 
 
 def test_weight_is_stored_in_kg_with_sibols_answer(client, keyed):
@@ -51,7 +53,12 @@ def test_a_weight_over_1000_is_grams(client):
     assert res.status_code == 201 and res.json["data"]["weight"] == 2.5
     assert readings(machine.id)[0].weight_kg == 2.5
     _m, key1000 = keyed_machine()
-    assert client.post("/api/s1-esp32/data", json={"weight": 1000}, headers=device(key1000)).json["data"]["weight"] == 1000
+    assert (
+        client.post("/api/s1-esp32/data", json={"weight": 1000}, headers=device(key1000)).json["data"][
+            "weight"
+        ]
+        == 1000
+    )
 
 
 @pytest.mark.parametrize(
@@ -64,7 +71,12 @@ def test_a_weight_over_1000_is_grams(client):
 )
 def test_every_data_route_needs_the_machines_key(client, keyed, path, body):
     machine, key = keyed
-    for headers in ({}, {"X-Device-Key": "wrong"}, {"Authorization": "Device wrong"}, {"Authorization": "Bearer x"}):
+    for headers in (
+        {},
+        {"X-Device-Key": "wrong"},
+        {"Authorization": "Device wrong"},
+        {"Authorization": "Bearer x"},
+    ):
         res = client.post(path, json=body, headers=headers)
         assert res.status_code == 401, headers
         assert res.json["success"] is False and res.json["message"]
@@ -124,7 +136,9 @@ def test_sensor_readings_are_stored_under_our_metrics(client, keyed):
     assert (row.pressure_kpa, row.ph, row.temperature_c, row.methane_pct) == (4.2, 7.1, 35.5, 61.0)
     assert row.id == data["id"]
     # machineId as text, as a controller may send it, is the same machine.
-    ok = client.post("/api/s3-sensors/data", json=sensors(str(machine.id), timestamp=iso(2)), headers=x_key(key))
+    ok = client.post(
+        "/api/s3-sensors/data", json=sensors(str(machine.id), timestamp=iso(2)), headers=x_key(key)
+    )
     assert ok.status_code == 201
 
 
@@ -157,7 +171,10 @@ def test_another_machines_id_is_refused_with_403(client, keyed):
         ({"tempSensor": [1]}, "tempSensor"),
         ({"timestamp": "yesterday"}, "timestamp"),
         ({"timestamp": "2026-05-01T08:00:00"}, "timestamp"),
-        ({"pressureSensor": None, "phSensor": None, "tempSensor": None, "methaneSensor": None}, "pressureSensor"),
+        (
+            {"pressureSensor": None, "phSensor": None, "tempSensor": None, "methaneSensor": None},
+            "pressureSensor",
+        ),
     ],
 )
 def test_a_bad_sensor_value_is_a_400_naming_sibols_field(client, keyed, extra, field):
@@ -173,7 +190,9 @@ def test_timestamps_older_than_30_days_or_ahead_are_refused(client, keyed):
     old = (datetime.now(UTC) - timedelta(days=31)).isoformat()
     ahead = int((datetime.now(UTC) + timedelta(hours=1)).timestamp() * 1000)
     for stamp in (old, ahead):
-        res = client.post("/api/s3-sensors/data", json=sensors(machine.id, timestamp=stamp), headers=x_key(key))
+        res = client.post(
+            "/api/s3-sensors/data", json=sensors(machine.id, timestamp=stamp), headers=x_key(key)
+        )
         assert res.status_code == 400 and res.json["field"] == "timestamp"
     epoch_ms = int((datetime.now(UTC) - timedelta(minutes=3)).timestamp() * 1000)
     ok = client.post("/api/s3-sensors/data", json=sensors(machine.id, timestamp=epoch_ms), headers=x_key(key))
@@ -197,7 +216,9 @@ def test_voltage_and_current_are_stored_within_sibols_ranges(client, keyed):
         ({"current": None}, "current"),
         ({"voltage": "230"}, "voltage"),
     ):
-        res = client.post("/api/voltage-current", json={**body, "timestamp": iso(2), **bad}, headers=device(key))
+        res = client.post(
+            "/api/voltage-current", json={**body, "timestamp": iso(2), **bad}, headers=device(key)
+        )
         assert res.status_code == 400 and res.json["field"] == field, bad
     assert len(readings(machine.id)) == 1
     edge = {"voltage": 0, "current": 100, "timestamp": iso(3)}
@@ -208,11 +229,15 @@ def test_separate_routes_at_one_time_fill_one_reading(client, keyed):
     machine, key = keyed
     stamp = iso(4)
     client.post("/api/s3-sensors/data", json=sensors(machine.id, timestamp=stamp), headers=x_key(key))
-    res = client.post("/api/voltage-current", json={"voltage": 231, "current": 5, "timestamp": stamp}, headers=x_key(key))
+    res = client.post(
+        "/api/voltage-current", json={"voltage": 231, "current": 5, "timestamp": stamp}, headers=x_key(key)
+    )
     assert res.status_code == 201
     [row] = readings(machine.id)
     assert (row.ph, row.voltage_v, row.current_a) == (7.1, 231, 5)
-    again = client.post("/api/voltage-current", json={"voltage": 1, "current": 1, "timestamp": stamp}, headers=x_key(key))
+    again = client.post(
+        "/api/voltage-current", json={"voltage": 1, "current": 1, "timestamp": stamp}, headers=x_key(key)
+    )
     assert again.status_code == 201 and again.json["data"]["voltage"] == 231  # a duplicate keeps the first
 
 
@@ -227,7 +252,9 @@ def test_not_json_is_refused(client, keyed):
 def test_sibols_command_poll_and_executed_mark(client, api_headers, keyed):
     machine, key = keyed
     staff = api_headers(make_account())
-    cid = client.post(f"/api/machines/{machine.id}/commands", json={"command": "stir", "value": 7}, headers=staff).json["id"]
+    cid = client.post(
+        f"/api/machines/{machine.id}/commands", json={"command": "stir", "value": 7}, headers=staff
+    ).json["id"]
     res = client.get("/api/s1-esp32/commands/ESP32-S1", headers=x_key(key))
     assert res.status_code == 200
     [cmd] = res.json["commands"]
@@ -235,7 +262,10 @@ def test_sibols_command_poll_and_executed_mark(client, api_headers, keyed):
     assert list(cmd) == ["id", "deviceId", "command", "value", "timestamp"]
     assert (cmd["id"], cmd["deviceId"], cmd["command"], cmd["value"]) == (cid, "ESP32-S1", "stir", 7)
     assert db.session.get(Command, cid).status == "delivered"
-    assert client.get("/api/s1-esp32/commands/ESP32-S1", headers=x_key(key)).json == {"count": 0, "commands": []}
+    assert client.get("/api/s1-esp32/commands/ESP32-S1", headers=x_key(key)).json == {
+        "count": 0,
+        "commands": [],
+    }
 
     _other, other_key = keyed_machine()
     assert client.put(f"/api/s1-esp32/command/{cid}/executed", headers=x_key(other_key)).status_code == 404
@@ -255,11 +285,15 @@ def test_readings_count_once_in_the_rollups(client, keyed):
     stamp = iso(5)
     client.post("/api/s3-sensors/data", json=sensors(machine.id, timestamp=stamp), headers=x_key(key))
     client.post("/api/s3-sensors/data", json=sensors(machine.id, timestamp=stamp), headers=x_key(key))
-    client.post("/api/voltage-current", json={"voltage": 230, "current": 5, "timestamp": stamp}, headers=x_key(key))
+    client.post(
+        "/api/voltage-current", json={"voltage": 230, "current": 5, "timestamp": stamp}, headers=x_key(key)
+    )
     db.session.rollback()
     counts = dict(
         db.session.execute(
-            select(Rollup.metric, func.sum(Rollup.count)).where(Rollup.machine_id == machine.id, Rollup.period == "h").group_by(Rollup.metric)
+            select(Rollup.metric, func.sum(Rollup.count))
+            .where(Rollup.machine_id == machine.id, Rollup.period == "h")
+            .group_by(Rollup.metric)
         ).all()
     )
     assert counts["ph"] == 1 and counts["voltage_v"] == 1 and counts["power_w"] == 1

@@ -55,7 +55,9 @@ class FastClock:
 def send(client, machine_id: int, **body) -> int:
     staff = make_account(role=RoleId.OPERATOR)
     res = client.post(
-        f"/api/machines/{machine_id}/commands", json=body, headers={"Authorization": f"Bearer {token_for(staff)}"}
+        f"/api/machines/{machine_id}/commands",
+        json=body,
+        headers={"Authorization": f"Bearer {token_for(staff)}"},
     )
     assert res.status_code == 201, res.json
     return res.json["id"]
@@ -68,7 +70,9 @@ def simulate(server, fast: FastClock, seconds: float, lines: list[str]) -> int:
 
 def stored(machine_id: int) -> list[Reading]:
     db.session.rollback()  # a fresh transaction: see the server's writes
-    return list(db.session.scalars(select(Reading).where(Reading.machine_id == machine_id).order_by(Reading.ts)))
+    return list(
+        db.session.scalars(select(Reading).where(Reading.machine_id == machine_id).order_by(Reading.ts))
+    )
 
 
 def command(cid: int) -> Command:

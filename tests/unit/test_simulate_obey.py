@@ -62,4 +62,7 @@ def test_set_interval_and_reboot_change_the_pace():
 
 
 def test_an_unknown_command_fails_with_a_reason():
-    assert obey(DigesterState(rng=random.Random(1)), "dance", None, NOON) == ("failed", "Unknown command dance None")
+    assert obey(DigesterState(rng=random.Random(1)), "dance", None, NOON) == (
+        "failed",
+        "Unknown command dance None",
+    )
