@@ -45,6 +45,8 @@ FEATURES = (
     "reports",
     "city",  # Barangays and the city dashboard (City Admin)
     "language",
+    "commands",  # commands to a machine's controller, from its device page and Process Panels
+    "devices",  # the routes a controller calls: its commands, SIBOL's own device API
 )
 
 

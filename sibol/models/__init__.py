@@ -2,6 +2,7 @@
 
 from .admin import *  # noqa: F403
 from .auth import *  # noqa: F403
+from .commands import *  # noqa: F403
 from .core import *  # noqa: F403
 from .core import (
     MODULES,

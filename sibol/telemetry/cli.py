@@ -9,11 +9,13 @@ from ..models import utcnow
 
 
 def tick() -> dict[str, int]:
-    """The periodic work: silent machines, overdue maintenance, raw retention, pending e-mail."""
+    """The periodic work: overdue commands, silent machines, overdue maintenance, raw retention, pending e-mail."""
+    from ..commands import service as commands
     from . import alerts, hooks, notifications, rollups
 
     now = utcnow()
     return {
+        "expired_commands": commands.expire_due(now=now),
         "silent_alerts": alerts.check_silence(now=now),
         "overdue_notices": hooks.notify_overdue_maintenance(now.date()),
         "purged_readings": rollups.purge_raw(current_app.config["SIBOL_TELEMETRY_RAW_DAYS"], now=now),
@@ -42,6 +44,7 @@ def register_simulator(app: Flask) -> None:
         "--silence-rate", default=0.01, show_default=True, help="Chance a machine goes quiet a while."
     )
     @click.option("--seed", "seed_value", default=None, type=int, help="Random seed (repeatable runs).")
+    @click.option("--poll", default=2.0, show_default=True, help="Seconds between polls for commands.")
     def simulate_command(
         count: int,
         interval: float,
@@ -50,10 +53,14 @@ def register_simulator(app: Flask) -> None:
         fault_rate: float,
         silence_rate: float,
         seed_value: int | None,
+        poll: float,
     ) -> None:
-        """Issue device keys for N machines and post realistic readings through the HTTP API."""
+        """Issue device keys for N machines, post realistic readings through the HTTP API and obey
+        the console's commands (GET /api/device/commands), answering each."""
         from .simulator import run
 
         url = (base_url or current_app.config["SIBOL_BASE_URL"]).rstrip("/")
-        sent = run(url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo)
+        sent = run(
+            url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo, poll=poll
+        )
         click.echo(f"Stored {sent} readings.")

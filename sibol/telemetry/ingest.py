@@ -141,8 +141,12 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
     return store(device.machine_id, readings, now=now)
 
 
-def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResult:
-    """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit."""
+def store(machine_id: int, readings: list[dict], *, now: datetime, merge: bool = False) -> IngestResult:
+    """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit.
+
+    With `merge`, a reading at a time already stored fills that row's missing metrics instead of
+    being a duplicate (routes that send a reading's metrics in separate requests, such as SIBOL's
+    own device API); it is a duplicate only when every metric it carries is already there."""
     # Every ts of the batch is stored once this commits (new, or already there), so the newest
     # reading is known before the duplicate check.
     newest = max(r["ts"] for r in readings)
@@ -169,10 +173,34 @@ def store(machine_id: int, readings: list[dict], *, now: datetime) -> IngestResu
         {"machine_id": machine_id, **{m: None for m in METRICS}, **r}
         for r in sorted(fresh.values(), key=lambda r: r["ts"])
     ]
+    filled = _fill_missing(machine_id, [r for r in readings if r["ts"] in existing]) if merge else []
     notified = 0
     if new_rows:
         db.session.execute(insert(Reading), new_rows)
-        rollups.add_readings(machine_id, new_rows)
-        notified = alerts.evaluate(machine_id, new_rows, now=now)
+    if new_rows or filled:
+        changed = sorted(new_rows + filled, key=lambda r: r["ts"])
+        rollups.add_readings(machine_id, changed)
+        notified = alerts.evaluate(machine_id, changed, now=now)
     db.session.commit()
-    return IngestResult(accepted=len(new_rows), duplicates=len(readings) - len(new_rows), notified=notified)
+    accepted = len(new_rows) + len(filled)
+    return IngestResult(accepted=accepted, duplicates=len(readings) - accepted, notified=notified)
+
+
+def _fill_missing(machine_id: int, readings: list[dict]) -> list[dict]:
+    """Set the metrics that stored rows lack from readings at the same times; returns the values
+    set, one dict per row, for the rollups and alerts (the caller holds the machine's lock)."""
+    if not readings:
+        return []
+    rows = db.session.execute(
+        select(Reading).where(Reading.machine_id == machine_id, Reading.ts.in_({r["ts"] for r in readings}))
+    ).scalars()
+    stored = {row.ts: row for row in rows}
+    filled = []
+    for reading in readings:
+        row = stored[reading["ts"]]
+        values = {m: v for m, v in reading.items() if m in METRICS and getattr(row, m) is None}
+        if values:
+            for metric, value in values.items():
+                setattr(row, metric, value)
+            filled.append({"ts": reading["ts"], **values})
+    return filled

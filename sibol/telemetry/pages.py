@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, abort, flash, redirect, render_template, req
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from ..commands import service as commands
 from ..data.export import wants_csv
 from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
@@ -82,6 +83,7 @@ def device(machine_id: str, new_key: str | None = None):
         can_edit=current_user.role_id in EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),
         metrics=[metric_info(m) for m in METRICS],
+        commands=commands.history(machine.id),
     )
 
 

@@ -2,7 +2,9 @@
 
 A daily temperature cycle (warmest mid-afternoon), pH drifting slowly, feeding twice a day, the
 generator running in daytime, and now and then a fault (a sour or overheated digester, a gas
-leak) or a stretch of silence.
+leak) or a stretch of silence. The simulated controller also obeys the console's commands
+(`obey`): stirring raises the gas pressure while it lasts, a stopped generator reports 0 V and 0 A,
+the feed pump adds water, set_interval changes the pace and a reboot leaves it silent a moment.
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ import math
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+STIR_PRESSURE_KPA = 1.5  # stirring frees gas trapped in the slurry: the pressure rises while it lasts
+PUMP_WATER_L = 5.0
+REBOOT_SECONDS = 5
 
 
 @dataclass
@@ -21,6 +27,15 @@ class DigesterState:
     fault_left: int = 0
     silent_left: int = 0
     extra: dict = field(default_factory=dict)
+    # What the console's commands changed (obey below).
+    stir_until: datetime | None = None
+    generator_on: bool = True
+    pump_on: bool = False
+    interval: float | None = None  # seconds between readings; None: the simulator's own
+    reboot_until: datetime | None = None
+
+    def rebooting(self, now: datetime) -> bool:
+        return self.reboot_until is not None and now < self.reboot_until
 
 
 FAULTS = {
@@ -54,11 +69,37 @@ def reading_at(state: DigesterState, ts: datetime, *, fault_rate: float = 0.0) -
         state.fault_left -= 1
         if state.fault_left <= 0:
             state.fault = None
-    if not daytime:
+    if state.stir_until is not None and ts < state.stir_until:
+        reading["pressure_kpa"] = round(reading["pressure_kpa"] + STIR_PRESSURE_KPA, 2)
+    if state.pump_on:
+        reading["water_l"] = PUMP_WATER_L
+    if not state.generator_on:
+        reading["voltage_v"], reading["current_a"] = 0.0, 0.0  # stopped by a command: say so
+    elif not daytime:
         # Night: the generator is off, so its range check would always fail; leave it out.
         reading.pop("voltage_v")
         reading.pop("current_a")
     return reading
+
+
+def obey(state: DigesterState, command: str, value: object, now: datetime) -> tuple[str, str]:
+    """Carry out one command as a controller would; returns its result (status, detail)."""
+    if command == "stir" and isinstance(value, int):
+        state.stir_until = now + timedelta(minutes=value)
+        return "executed", f"Stirring for {value} minutes"
+    if command == "feed_pump" and value in ("on", "off"):
+        state.pump_on = value == "on"
+        return "executed", f"Feed pump {value}"
+    if command == "generator" and value in ("start", "stop"):
+        state.generator_on = value == "start"
+        return "executed", "Generator started" if state.generator_on else "Generator stopped"
+    if command == "set_interval" and isinstance(value, int):
+        state.interval = float(value)
+        return "executed", f"Reading every {value} seconds"
+    if command == "reboot":
+        state.reboot_until = now + timedelta(seconds=REBOOT_SECONDS)
+        return "executed", f"Rebooted ({REBOOT_SECONDS} s offline)"
+    return "failed", f"Unknown command {command} {value}"
 
 
 def backfill(state: DigesterState, start: datetime, end: datetime, step: timedelta) -> list[dict]:

@@ -19,6 +19,7 @@ from sibol.extensions import db
 from sibol.household.residents import claims
 from sibol.identity import tenancy
 from sibol.models import Account, AccountStatus, Area, Barangay, Machine, RoleId
+from sibol.models.commands import Command
 from sibol.models.household import CollectionSchedule, HouseholdMember, Reward, RewardClaim, WasteCollection
 from sibol.models.maintenance import MaintenanceAttachment, MaintenanceRequest
 from sibol.models.residents import MemberCollection
@@ -54,6 +55,7 @@ class Tenant:
     attachment: MaintenanceAttachment
     alert: Alert
     notification: Notification
+    command: Command
 
     @property
     def accounts(self) -> list[Account]:
@@ -168,6 +170,11 @@ def _build(client, barangay: Barangay, mark: str) -> Tenant:
     attachment = db.session.scalar(
         select(MaintenanceAttachment).where(MaintenanceAttachment.request_id == request.id)
     )
+    # A command to the machine, queued by the barangay's Admin (whose name carries the marker).
+    command_id = api(
+        "POST", f"/api/machines/{machine.id}/commands", json={"command": "stir", "value": 5}
+    ).json["id"]
+    command = db.session.get(Command, command_id)
     alert = db.session.scalar(select(Alert).where(Alert.machine_id == machine.id))
     notification = db.session.scalar(
         select(Notification).where(Notification.account_id == admin.id, Notification.title.contains(mark))
@@ -194,9 +201,10 @@ def _build(client, barangay: Barangay, mark: str) -> Tenant:
         attachment=attachment,
         alert=alert,
         notification=notification,
+        command=command,
     )
     rows = (area, *tenant.accounts, machine, member, schedule, reward, open_claim, redeemed, request)
-    rows += (attachment, alert)
+    rows += (attachment, alert, command)
     wrong = [row for row in rows if row.barangay_id != barangay.id]
     assert wrong == [], f"made as {barangay.name} but stamped elsewhere: {wrong}"
     return tenant

@@ -37,6 +37,11 @@ NOT_TENANT_IDS = {
     "static": "built assets, the same for everyone",
     "api.auth.check_status": "public, before sign-in: a person checks their own sign-up by username",
     "api.auth.verify_email": "public, addressed by a secret one-time token",
+    # A device's routes: its key names the machine, so another machine's command id is a 404
+    # for it (tests/api/test_commands_api.py, test_sibol_device_api.py); no account reaches them.
+    "api.devices.command_result": "a device's answer, authenticated by its key",
+    "api.sibol_device.pending_commands": "a device's poll; the path's deviceId is echoed, not trusted",
+    "api.sibol_device.command_executed": "a device's answer, authenticated by its key",
 }
 
 # Path variable -> B's ids of that kind (each is tried).
@@ -53,6 +58,7 @@ ID_KINDS: dict[str, Callable[[Tenant], list]] = {
     "alert_id": lambda t: [t.alert.id],
     "notification_id": lambda t: [t.notification.id],
     "barangay_id": lambda t: [t.barangay.id],
+    "command_id": lambda t: [t.command.id],
 }
 
 
@@ -177,8 +183,10 @@ def b_paths(rule: Rule, b: Tenant) -> list[str]:
     unknown = [n for n in names if n not in ID_KINDS]
     if unknown:
         raise LookupError(f"{rule.rule} ({rule.endpoint}): no id kind for {', '.join(unknown)}")
-    name = names[0]  # every rule today has one id; a second would need its own mapping
-    assert len(names) == 1, f"{rule.rule}: several ids; map them in ID_KINDS"
+    if len(names) > 1:  # a record under its parent (a machine's command): B's of each kind
+        _, path = rule.build({n: ID_KINDS[n](b)[0] for n in names}, append_unknown=False)
+        return [path]
+    name = names[0]
     paths = []
     for value in ID_KINDS[name](b):
         _, path = rule.build({name: value}, append_unknown=False)
@@ -222,8 +230,7 @@ def redirect_answer(caller: Caller, res, path: str) -> tuple[str, str]:
 
 
 def missing_path(rule: Rule) -> str:
-    (name,) = rule.arguments
-    _, path = rule.build({name: MISSING_ID}, append_unknown=False)
+    _, path = rule.build(dict.fromkeys(rule.arguments, MISSING_ID), append_unknown=False)
     return path
 
 

@@ -1,0 +1,94 @@
+"""Pages: send and cancel a machine's commands from its device page and the Process Panels tab.
+
+Forms post here and redirect back (to `next`, a path on this site, else the device page). The
+history is rendered by templates/commands/_history.html, which the device page includes.
+`generator stop` and `reboot` ask first: with JavaScript in place (data-confirm), without it on
+a confirmation page (sibol/web/safe_actions.py) that posts the same form back with confirmed=1.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from ..errors import ServiceError
+from ..identity.access import module_required
+from ..identity.permissions import role_may
+from ..models import ModuleId
+from ..web.safe_actions import confirmation_page
+from . import rules, service
+
+bp = Blueprint("commands", __name__)
+
+
+def may_send_commands() -> bool:
+    """In templates: whether the signed-in account may send and cancel commands."""
+    return bool(current_user.is_authenticated) and role_may(
+        current_user.role_id, None, ModuleId.MACHINES, "POST"
+    )
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(
+        may_send_commands=may_send_commands,
+        command_kinds=rules.KINDS,
+        describe_command=rules.describe,
+    )
+
+
+def _back(machine_id: int) -> str:
+    target = request.form.get("next", "")
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("telemetry.device", machine_id=machine_id)
+
+
+@bp.post("/sibol-machines/machines/<machine_id>/commands")
+@module_required(ModuleId.MACHINES)
+def send(machine_id: str):
+    try:
+        machine = service.get_machine(machine_id)
+    except ServiceError:
+        abort(404)
+    command, value = request.form.get("command", ""), request.form.get("value")
+    if command in rules.KINDS and rules.needs_confirmation(command, (value or "").strip().lower() or None):
+        if request.form.get("confirmed") != "1":
+            what = rules.describe(command, (value or "").strip().lower() or None)
+            return confirmation_page(
+                _("%(what)s on %(machine)s?", what=what, machine=machine.name),
+                _("The machine's controller will carry this out as soon as it takes its commands."),
+                _("Yes, send %(what)s", what=what),
+                _back(machine.id),
+            )
+    try:
+        cmd = service.send(machine.id, command, value, actor=current_user)
+    except ServiceError as err:
+        if err.status == 404:
+            abort(404)
+        flash(_("Command not sent: %(message)s", message=err.message), "error")
+        return redirect(_back(machine.id))
+    flash(
+        _(
+            "%(what)s sent to %(machine)s: queued as #%(id)s.",
+            what=rules.describe(cmd.command, cmd.value),
+            machine=machine.name,
+            id=cmd.id,
+        ),
+        "success",
+    )
+    return redirect(_back(machine.id))
+
+
+@bp.post("/sibol-machines/machines/<machine_id>/commands/<command_id>/cancel")
+@module_required(ModuleId.MACHINES)
+def cancel(machine_id: str, command_id: str):
+    try:
+        cmd = service.cancel(machine_id, command_id, actor=current_user)
+    except ServiceError as err:
+        if err.status == 404:
+            abort(404)
+        flash(_("Command not cancelled: %(message)s", message=err.message), "error")
+        return redirect(_back(int(machine_id)))
+    flash(_("Command #%(id)s cancelled.", id=cmd.id), "success")
+    return redirect(_back(cmd.machine_id))

@@ -1,0 +1,1 @@
+"""The routes a machine's controller calls: its commands, and SIBOL's own device API."""

@@ -1,0 +1,43 @@
+"""Who is calling: the machine named by its device key, sent as `Authorization: Device <key>` or as
+`X-Device-Key: <key>` (the header SIBOL's own backend names). Every device route requires one."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+from flask_babel import gettext as _
+
+from ..errors import Unauthorized
+from ..extensions import limiter
+from ..models.telemetry import DeviceKey
+from ..telemetry import keys
+
+HEADER = "X-Device-Key"
+
+
+def calling_device() -> DeviceKey:
+    """The device of this request's key, or Unauthorized (401 {"success": false, "message"})."""
+    raw = request.headers.get(HEADER, "").strip()
+    if raw:
+        return keys.device_for_header(f"Device {raw}")
+    if not request.headers.get("Authorization"):
+        raise Unauthorized(
+            _(
+                "Send the machine's device key: %(a)s or %(b)s.",
+                a="X-Device-Key: <key>",
+                b="Authorization: Device <key>",
+            )
+        )
+    return keys.device_for_header(request.headers.get("Authorization"))
+
+
+def _rate_key() -> str:
+    raw = request.headers.get(HEADER) or request.headers.get("Authorization", "")
+    return "device:" + keys.hash_key(raw.strip().removeprefix("Device ").strip())[:32]
+
+
+def _rate() -> str:
+    return current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
+
+
+# Each device route is limited per key, as POST /api/telemetry is.
+device_rate_limit = limiter.limit(_rate, key_func=_rate_key)
