@@ -3,7 +3,14 @@
  * 'Passwords match' indicator, five-segment meter and five-rule checklist (as the reset step).
  */
 import { onIsland } from "../lib/island";
-import { passwordRuleMessage, matchText, meetsPasswordRule, rulesMet, strengthLabel, strengthScore } from "../components/auth/password";
+import {
+  passwordRuleMessage,
+  matchText,
+  meetsPasswordRule,
+  rulesMet,
+  strengthLabel,
+  strengthScore,
+} from "../components/auth/password";
 import { setupPasswordToggles } from "../components/auth/toggle";
 import { t } from "../lib/i18n";
 

@@ -58,7 +58,11 @@ onIsland<Props>("signup-verify", (el, props) => {
       }
       email = res?.email || email;
       username = res?.username || username;
-      window.history.replaceState(null, "", "/email-verification?" + new URLSearchParams({ email, username }));
+      window.history.replaceState(
+        null,
+        "",
+        "/email-verification?" + new URLSearchParams({ email, username }),
+      );
       setState("success");
       let left = COUNTDOWN_S;
       const counter = el.querySelector<HTMLElement>("[data-countdown]")!;
@@ -94,9 +98,14 @@ onIsland<Props>("signup-verify", (el, props) => {
     }
     try {
       const res = await api.post<{ message?: string; token?: string; user?: unknown }>(
-        "/api/auth/resend-verification", { email });
+        "/api/auth/resend-verification",
+        { email },
+      );
       if (res?.token) {
-        window.location.assign("/email-verification?" + new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) }));
+        window.location.assign(
+          "/email-verification?" +
+            new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) }),
+        );
         return;
       }
       info.className = "banner banner--info";

@@ -55,7 +55,10 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
     field.addEventListener("input", () => {
       const stripped = stripName(field.value);
       if (stripped !== field.value) {
-        const pos = Math.max(0, (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length));
+        const pos = Math.max(
+          0,
+          (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length),
+        );
         field.value = stripped;
         field.setSelectionRange(pos, pos);
       }
@@ -81,7 +84,8 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
       if (!res?.barangays?.length || !(select instanceof HTMLSelectElement)) return;
       const chosen = select.value;
       select.replaceChildren(new Option(t("Select a barangay"), ""));
-      for (const b of res.barangays) select.add(new Option(b.name, String(b.id), false, String(b.id) === chosen));
+      for (const b of res.barangays)
+        select.add(new Option(b.name, String(b.id), false, String(b.id) === chosen));
     })
     .catch(() => undefined);
 
@@ -113,7 +117,10 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
       if (res?.success === false) {
         fail(res.message || res.error || t("Registration failed"), res.pendingEmail);
       } else {
-        const query = new URLSearchParams({ email: res?.email || v.email.trim(), username: res?.username || username.value });
+        const query = new URLSearchParams({
+          email: res?.email || v.email.trim(),
+          username: res?.username || username.value,
+        });
         if (isSSO) query.set("sso", "google");
         window.location.assign(`${isSSO ? "/pending-approval" : "/email-verification"}?${query}`);
         return;
@@ -136,13 +143,18 @@ onIsland<{ sso?: boolean }>("signup", (el, props) => {
     }
     try {
       const res = await api.post<{ message?: string; token?: string; user?: unknown }>(
-        "/api/auth/resend-verification", { email });
+        "/api/auth/resend-verification",
+        { email },
+      );
       if (res?.token) {
-        window.location.assign(`/email-verification?${new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) })}`);
+        window.location.assign(
+          `/email-verification?${new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) })}`,
+        );
         return;
       }
       banner.hidden = true;
-      resendBox.querySelector("span")!.textContent = res?.message || t("Verification email resent. Check your inbox.");
+      resendBox.querySelector("span")!.textContent =
+        res?.message || t("Verification email resent. Check your inbox.");
     } catch (err) {
       fail(errorText(err));
     }
