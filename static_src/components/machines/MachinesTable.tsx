@@ -221,3 +221,19 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     </>
   );
 }
+
+/** The island's props from the server's (`q`, `page`, `perPage`, `add`), with the toolbar's Add button. */
+export function tableProps(props: Record<string, unknown>): MachinesTableProps {
+  return {
+    q: String(props.q ?? ""),
+    page: Number(props.page ?? 1) || 1,
+    perPage: Number(props.perPage ?? 10) || 10,
+    addButton: document.getElementById("machines-add"),
+    openAdd: props.add === true,
+  };
+}
+
+/** The server's add/edit dialogs (opened by ?add=1 / ?edit=ID without JavaScript) give way to the modals. */
+export function dropNoScriptDialogs(): void {
+  for (const id of ["machine-add-nojs", "machine-edit-nojs"]) document.getElementById(id)?.remove();
+}
