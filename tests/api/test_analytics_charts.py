@@ -11,7 +11,7 @@ import pytest
 
 from sibol.models import RoleId
 from tests.factories import make_account
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_telemetry import device, healthy, keyed_machine
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -21,9 +21,7 @@ def parse_svg(text: str) -> ElementTree.Element:
     return ElementTree.fromstring(text)  # noqa: S314 - the app's own output, in a test
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def card_svg(page: str, card_id: str) -> ElementTree.Element:

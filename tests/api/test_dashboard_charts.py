@@ -5,10 +5,7 @@ import re
 from xml.etree import ElementTree
 
 import brotli
-import pytest
 
-from sibol.dashboard import seed as dashboard_seed
-from sibol.household import seed as household_seed
 from sibol.web import charts
 from tests.factories import make_account
 
@@ -17,12 +14,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def parse_svg(text: str) -> ElementTree.Element:
     return ElementTree.fromstring(text)  # noqa: S314 - the app's own output, in a test
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
 
 
 def dashboard(client, login) -> str:

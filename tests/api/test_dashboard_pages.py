@@ -8,18 +8,10 @@ import brotli
 import pytest
 from sqlalchemy import func, select
 
-from sibol.dashboard import seed as dashboard_seed
 from sibol.extensions import db
-from sibol.household import seed as household_seed
 from sibol.models import Barangay, EnergyReading, RoleId, WasteCollection
 from tests.factories import make_account
 from tests.factories_household import make_schedule
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
 
 
 def html_of(client, url="/dashboard") -> str:

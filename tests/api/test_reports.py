@@ -8,10 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from sibol.dashboard import seed as dashboard_seed
 from sibol.dashboard import service as dashboard_service
 from sibol.extensions import db
-from sibol.household import seed as household_seed
 from sibol.i18n import localtime
 from sibol.models import (
     Barangay,
@@ -78,12 +76,6 @@ def report_json(client, headers, month: str | None = None) -> dict:
     res = client.get("/api/reports/monthly" + (f"?month={month}" if month else ""), headers=headers)
     assert res.status_code == 200, res.get_data(as_text=True)
     return res.json
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
 
 
 # Figures ---------------------------------------------------------------------------------------

@@ -13,13 +13,10 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.models.telemetry import Alert, DeviceKey
 from tests.factories import make_account, make_machine
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_telemetry import device, healthy, iso, keyed_machine
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def text(res) -> str:
