@@ -4,6 +4,7 @@
  */
 import { ApiError, api, errorText } from "../../lib/api";
 import { followHandoff } from "./handoff";
+import { resendVerification } from "./resend";
 import { deriveUsername, signupPayload, stripName, validateSignup, type SignupValues } from "./signup";
 import { showFieldError } from "./toggle";
 import { t } from "../../lib/i18n";
@@ -136,24 +137,11 @@ export function enhanceSignup(el: HTMLElement, props: SignupFormProps): void {
   resendForm?.addEventListener("submit", async (event) => {
     event.preventDefault();
     const email = (document.getElementById("resend-email") as HTMLInputElement).value;
-    if (!email) {
-      window.alert(t("Email address is required to resend verification"));
-      return;
-    }
     try {
-      const res = await api.post<{ message?: string; token?: string; user?: unknown }>(
-        "/api/auth/resend-verification",
-        { email },
-      );
-      if (res?.token) {
-        window.location.assign(
-          `/email-verification?${new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) })}`,
-        );
-        return;
-      }
+      const message = await resendVerification(email);
+      if (message === null) return;
       banner.hidden = true;
-      resendBox.querySelector("span")!.textContent =
-        res?.message || t("Verification email resent. Check your inbox.");
+      resendBox.querySelector("span")!.textContent = message;
     } catch (err) {
       fail(errorText(err));
     }

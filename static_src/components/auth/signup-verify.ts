@@ -5,6 +5,7 @@
  */
 import { ApiError, api, errorText } from "../../lib/api";
 import { readHandoff, storeHandoff } from "./handoff";
+import { resendVerification } from "./resend";
 import { t } from "../../lib/i18n";
 
 export const START_DELAY_MS = 500;
@@ -92,24 +93,11 @@ export function enhanceVerify(el: HTMLElement, props: VerifyProps): void {
 
   el.querySelector<HTMLFormElement>("#resend-form")?.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (!email) {
-      window.alert(t("Email address is required to resend verification"));
-      return;
-    }
     try {
-      const res = await api.post<{ message?: string; token?: string; user?: unknown }>(
-        "/api/auth/resend-verification",
-        { email },
-      );
-      if (res?.token) {
-        window.location.assign(
-          "/email-verification?" +
-            new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) }),
-        );
-        return;
-      }
+      const message = await resendVerification(email);
+      if (message === null) return;
       info.className = "banner banner--info";
-      info.textContent = res?.message || t("Verification email resent. Check your inbox.");
+      info.textContent = message;
     } catch (err) {
       info.className = "banner banner--error";
       info.textContent = errorText(err);
