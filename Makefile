@@ -29,7 +29,7 @@ TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 
-.PHONY: run dev test build-without-system-node test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean translations
+.PHONY: run dev test test-quick build-without-system-node test-py test-js test-db test-db-url test-cluster bench lint format migrate seed build deps clean translations
 
 $(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -117,6 +117,12 @@ test: $(DEV_STAMP) $(TEST_MYSQL) build
 build-without-system-node:
 	scripts/build-without-system-node.sh
 
+# The quick set (a few minutes): unit and API tests without a browser, and the islands' vitest tests.
+# Both run even when the first fails; the target fails at the end if either did.
+test-quick: $(DEV_STAMP) $(TEST_MYSQL) build
+	status=0; $(PY) -m pytest -m "not browser" tests/unit tests/api || status=$$?; \
+	npm test --silent || status=$$?; exit $$status
+
 test-py: $(DEV_STAMP) $(TEST_MYSQL) build
 	$(PY) -m pytest
 
@@ -138,16 +144,20 @@ test-db-url:
 bench: $(DEV_STAMP) $(BENCH_MYSQL) build
 	$(PY) bench/run.py
 
-# ruff lint + format check, mypy over sibol/ (settings in pyproject.toml), tsc. Also .ci/run and pre-commit.
+# ruff lint + format check, mypy over sibol/ (settings in pyproject.toml); for static_src/ and the
+# Vite config: tsc, ESLint (eslint.config.js) and Prettier's check (.prettierrc.json). Also .ci/run and pre-commit.
 lint: $(DEV_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
 	$(VENV)/bin/mypy
 	npm run --silent typecheck
+	npm run --silent lint
+	npm run --silent format:check
 
-format: $(DEV_STAMP)
+format: $(DEV_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff format $(LINT_PATHS)
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	npm run --silent format
 
 # Languages: re-extract the server's messages into sibol/translations/messages.pot and
 # merge them into each language's messages.po (new ones arrive with an empty msgstr to fill in).

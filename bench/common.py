@@ -24,6 +24,21 @@ def start_server(workers: int = 2, sample: bool = True, **env_extra: str) -> tup
     return AppServer(env, workers=workers, log=tmp / "server.log").start(), tmp
 
 
+def app_config(url: str, **extra) -> dict:
+    """The settings of an in-process app that a benchmark drives on the database at `url`: no
+    sample data, no rate limits, no mail, no Vite dev server."""
+    return {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SECRET_KEY": "bench",
+        "SIBOL_SAMPLE_DATA": False,
+        "SIBOL_IGNORE_HOT_FILE": True,
+        "RATELIMIT_ENABLED": False,
+        "MAIL_SUPPRESS_SEND": True,
+        **extra,
+    }
+
+
 def percentile(values: list[float], pct: float) -> float:
     if not values:
         return float("nan")

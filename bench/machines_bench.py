@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import mysql_database, summary  # noqa: E402
+from common import app_config, mysql_database, percentile, summary  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 
 from sibol import create_app, seed  # noqa: E402
@@ -47,24 +47,8 @@ QUERIES = (
 )
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
-
-
 def build(url: str, count: int):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": url,
-            "SECRET_KEY": "bench",
-            "SIBOL_SAMPLE_DATA": False,
-            "SIBOL_IGNORE_HOT_FILE": True,
-            "RATELIMIT_ENABLED": False,
-            "MAIL_SUPPRESS_SEND": True,
-        }
-    )
+    app = create_app(app_config(url))
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -113,7 +97,7 @@ def measure(app, token: str, runs: int) -> list[tuple[str, float, float, int]]:
             (
                 label,
                 statistics.median(times),
-                percentile(times, 0.95),
+                percentile(times, 95),
                 total if total is not None else len(res.json["data"]),
             )
         )

@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import mysql_database, percentile, summary, table  # noqa: E402
+from common import app_config, mysql_database, percentile, summary, table  # noqa: E402
 from sqlalchemy import Table, func, insert, inspect, select, text, update  # noqa: E402
 
 from sibol import create_app, seed  # noqa: E402
@@ -184,18 +184,7 @@ def caller(role: int, barangay_id: int | None, name: str) -> Account:
 
 
 def build(url: str, barangays: int, machines: int, accounts: int):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": url,
-            "SECRET_KEY": "bench",
-            "SIBOL_SAMPLE_DATA": False,
-            "SIBOL_IGNORE_HOT_FILE": True,
-            "RATELIMIT_ENABLED": False,
-            "MAIL_SUPPRESS_SEND": True,
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+    app = create_app(app_config(url, WTF_CSRF_ENABLED=False))
     with app.app_context():
         db.drop_all()
         db.create_all()

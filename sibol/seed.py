@@ -121,26 +121,32 @@ def ensure_admin(username: str, email: str, password: str | None = None) -> tupl
     email = (email or "").strip().lower()
     if email and db.session.scalar(select(Account.id).where(func.lower(Account.email) == email)):
         email = ""
+    account, generated = _administrator(RoleId.ADMIN, "System", username, email, password)
+    current_app.logger.info("Created the first administrator %r", username)
+    return account, generated
+
+
+def _administrator(
+    role: RoleId, first_name: str, username: str, email: str, password: str | None
+) -> tuple[Account, str | None]:
+    """Stores an active administrator of `role` with the role's default modules ("<first_name>
+    Administrator"). Returns (account, the generated password, or None when one was given)."""
     generated = None
     if not password:
         password = generated = generate_password(16)
-    modules = list(
-        db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[RoleId.ADMIN])))
-    )
     account = Account(
         username=username,
-        first_name="System",
+        first_name=first_name,
         last_name="Administrator",
         email=email or None,
-        role_id=int(RoleId.ADMIN),
+        role_id=int(role),
         status=AccountStatus.ACTIVE,
         is_enabled=True,
         password_hash=hash_password(password),
-        modules=modules,
+        modules=list(db.session.scalars(select(Module).where(Module.id.in_(ROLE_DEFAULT_MODULES[role])))),
     )
     db.session.add(account)
     db.session.commit()
-    current_app.logger.info("Created the first administrator %r", username)
     return account, generated
 
 
@@ -152,21 +158,4 @@ def create_city_admin(username: str, email: str, password: str | None = None) ->
         raise ValueError(f"The username {username} is taken.")
     if email and db.session.scalar(select(Account.id).where(func.lower(Account.email) == email)):
         raise ValueError(f"The e-mail {email} is taken.")
-    generated = None
-    if not password:
-        password = generated = generate_password(16)
-    ids = ROLE_DEFAULT_MODULES[RoleId.CITY_ADMIN]
-    account = Account(
-        username=username,
-        first_name="City",
-        last_name="Administrator",
-        email=email or None,
-        role_id=int(RoleId.CITY_ADMIN),
-        status=AccountStatus.ACTIVE,
-        is_enabled=True,
-        password_hash=hash_password(password),
-        modules=list(db.session.scalars(select(Module).where(Module.id.in_(ids)))),
-    )
-    db.session.add(account)
-    db.session.commit()
-    return account, generated
+    return _administrator(RoleId.CITY_ADMIN, "City", username, email, password)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -41,3 +42,15 @@ def healthy(**values) -> dict:
     }
     reading.update(values)
     return reading
+
+
+def hour_start(hours_back: int) -> datetime:
+    """The start of the clock hour `hours_back` hours before now (UTC): readings placed inside it
+    fall in one hourly bucket."""
+    return datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=hours_back)
+
+
+def readings_in(hour: datetime, minutes: Iterable[int], **values) -> list[dict]:
+    """One reading carrying `values` at each of these minutes past `hour` (a device may send any
+    of the metrics; `**healthy(...)` sends them all)."""
+    return [{"ts": (hour + timedelta(minutes=m)).isoformat(), **values} for m in minutes]

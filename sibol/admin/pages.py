@@ -6,6 +6,7 @@ without JavaScript the same actions are plain form posts here (with CSRF).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -34,6 +35,18 @@ def _actor():
 def _role_arg(known: set[int]) -> int | None:
     raw = request.args.get("role", "").strip()
     return int(raw) if raw.isdecimal() and len(raw) < 10 and int(raw) in known else None
+
+
+def _row_action(run: Callable[[], Any], done: Callable[[Any], str]):
+    """A row action posted from the list: `run()` calls the service, `done(result)` says what
+    happened; a refusal is flashed instead. Either way the list it came from shows again."""
+    try:
+        result = run()
+    except ServiceError as err:
+        flash(err.message, "error")
+    else:
+        flash(done(result), "success")
+    return redirect(_back())
 
 
 def _back() -> str:
@@ -196,60 +209,46 @@ def set_active(account_id: int):
                 _("Disable account"),
                 _back(),
             )
-    try:
-        account = service.set_active(_actor(), account_id, active)
-    except ServiceError as err:
-        flash(err.message, "error")
-    else:
-        flash(
-            _("Account %(username)s enabled.", username=account.username)
-            if active
-            else _("Account %(username)s disabled.", username=account.username),
-            "success",
+
+    def done(account: Account) -> str:
+        if active:
+            return _("Account %(username)s enabled.", username=account.username)
+        offer_undo(
+            "account-disable",
+            account.id,
+            _("%(username)s was disabled.", username=account.username),
+            url_for("admin.set_active", account_id=account.id),
+            {"active": "1", "next": _back()},
         )
-        if not active:
-            offer_undo(
-                "account-disable",
-                account.id,
-                _("%(username)s was disabled.", username=account.username),
-                url_for("admin.set_active", account_id=account.id),
-                {"active": "1", "next": _back()},
-            )
-    return redirect(_back())
+        return _("Account %(username)s disabled.", username=account.username)
+
+    return _row_action(lambda: service.set_active(_actor(), account_id, active), done)
 
 
 @bp.post("/admin/pending/<int:account_id>/approve")
 @module_required(ADMIN)
 def approve(account_id: int):
-    try:
-        role_id = _form_int("role")
-        service.approve_account(_actor(), account_id, role_id, request.form.get("confirm_role", "")[:50])
-    except ServiceError as err:
-        flash(err.message, "error")
-    else:
-        flash(_("Account approved"), "success")
-    return redirect(_back())
+    return _row_action(
+        lambda: service.approve_account(
+            _actor(), account_id, _form_int("role"), request.form.get("confirm_role", "")[:50]
+        ),
+        lambda _account: _("Account approved"),
+    )
 
 
 @bp.post("/admin/pending/<int:account_id>/reject")
 @module_required(ADMIN)
 def reject(account_id: int):
-    try:
-        service.reject_account(_actor(), account_id, request.form.get("reason", ""))
-    except ServiceError as err:
-        flash(err.message, "error")
-    else:
-        flash(_("Account rejected"), "success")
-    return redirect(_back())
+    return _row_action(
+        lambda: service.reject_account(_actor(), account_id, request.form.get("reason", "")),
+        lambda _account: _("Account rejected"),
+    )
 
 
 @bp.post("/admin/accounts/<int:account_id>/unlock")
 @module_required(ADMIN)
 def unlock(account_id: int):
-    try:
-        account = locks.unlock_account(_actor(), account_id)
-    except ServiceError as err:
-        flash(err.message, "error")
-    else:
-        flash(_("%(username)s can sign in again.", username=account.username), "success")
-    return redirect(_back())
+    return _row_action(
+        lambda: locks.unlock_account(_actor(), account_id),
+        lambda account: _("%(username)s can sign in again.", username=account.username),
+    )

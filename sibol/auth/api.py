@@ -157,12 +157,26 @@ def signup():
     }, 201
 
 
+def _email(body: dict) -> str:
+    return text_field(body, "email", label=_("Email"), max_length=254)
+
+
+def _email_and_code(body: dict) -> tuple[str, str]:
+    """The e-mail address and the six-digit code of the password-reset steps."""
+    return _email(body), text_field(body, "code", label=_("Code"), max_length=20)
+
+
+def _new_password(body: dict) -> str:
+    """The new password as typed (spaces kept); the spec's client sends `newPassword`."""
+    return text_field(body, "newPassword", "password", label=_("New password"), max_length=256, strip=False)
+
+
 @bp.post("/auth/resend-verification")
 @limiter.limit("5 per minute")
 @public
 def resend_verification():
     body = json_body()
-    email = text_field(body, "email", label=_("Email"), max_length=254)
+    email = _email(body)
     service.resend_verification(email)
     return {"success": True, "message": _(service.RESENT)}
 
@@ -194,7 +208,7 @@ def check_status(username: str):
 @public
 def forgot_password():
     body = json_body()
-    email = text_field(body, "email", label=_("Email"), max_length=254)
+    email = _email(body)
     code = recovery.request_reset(email)
     answer = {"success": True, "message": _(service.RESET_SENT)}
     if code and current_app.config.get("SIBOL_DEBUG_CODES"):
@@ -207,8 +221,7 @@ def forgot_password():
 @public
 def verify_reset_code():
     body = json_body()
-    email = text_field(body, "email", label=_("Email"), max_length=254)
-    code = text_field(body, "code", label=_("Code"), max_length=20)
+    email, code = _email_and_code(body)
     recovery.verify_reset_code(email, code)
     return {"success": True, "message": _(service.CODE_OK)}
 
@@ -218,11 +231,8 @@ def verify_reset_code():
 @public
 def reset_password():
     body = json_body()
-    email = text_field(body, "email", label=_("Email"), max_length=254)
-    code = text_field(body, "code", label=_("Code"), max_length=20)
-    password = text_field(
-        body, "newPassword", "password", label=_("New password"), max_length=256, strip=False
-    )
+    email, code = _email_and_code(body)
+    password = _new_password(body)
     recovery.reset_password(email, code, password)
     return {"success": True, "message": _(service.RESET_OK)}
 
@@ -233,9 +243,7 @@ def reset_password():
 def set_password():
     body = json_body()
     token = text_field(body, "token", label=_("Token"), max_length=200)
-    password = text_field(
-        body, "newPassword", "password", label=_("New password"), max_length=256, strip=False
-    )
+    password = _new_password(body)
     account = recovery.set_password(token, password)
     return {
         "success": True,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Blueprint, request
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -60,22 +63,35 @@ def _answer(req, message: str):
     return {"success": True, "message": message, "request": request_json(req, with_history=True)}
 
 
+def _act(request_id: int, call: Callable[..., Any], message: Callable[[Any], str], **fields: str):
+    """One action on a request: `call(request_id, actor=..., arg=the body's field, ...)` with the
+    body field named for each argument in `fields`; answers with the request and `message(request)`."""
+    values, _rest = _input(tuple(fields.values()))
+    req = call(request_id, actor=current_user, **{arg: values[field] for arg, field in fields.items()})
+    return _answer(req, message(req))
+
+
 @bp.post("/maintenance/requests/<int:request_id>/renew")
 @module_required(ModuleId.MAINTENANCE)
 def renew(request_id: int):
-    values, _rest = _input(("dueDate", "remarks"))
-    req = service.renew_request(
-        request_id, actor=current_user, due_date=values["dueDate"], remarks=values["remarks"]
+    return _act(
+        request_id,
+        service.renew_request,
+        lambda req: _("Request #%(n)s was renewed.", n=req.request_number),
+        due_date="dueDate",
+        remarks="remarks",
     )
-    return _answer(req, _("Request #%(n)s was renewed.", n=req.request_number))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
-    values, _rest = _input(("remarks",))
-    req = service.complete_request(request_id, actor=current_user, remarks=values["remarks"])
-    return _answer(req, _("Request #%(n)s was completed.", n=req.request_number))
+    return _act(
+        request_id,
+        service.complete_request,
+        lambda req: _("Request #%(n)s was completed.", n=req.request_number),
+        remarks="remarks",
+    )
 
 
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
@@ -90,23 +106,21 @@ def cancel(request_id: int):
 @bp.post("/maintenance/requests/<int:request_id>/remarks")
 @module_required(ModuleId.MAINTENANCE)
 def remark(request_id: int):
-    values, _rest = _input(("remarks",))
-    req = service.add_remark(request_id, actor=current_user, remarks=values["remarks"])
-    return _answer(req, _("Remark saved."))
+    return _act(request_id, service.add_remark, lambda _req: _("Remark saved."), remarks="remarks")
 
 
 @bp.post("/maintenance/requests/<int:request_id>/assign")
 @module_required(ModuleId.MAINTENANCE)
 def assign(request_id: int):
-    values, _rest = _input(("assignedTo",))
-    req = service.assign_request(request_id, actor=current_user, assigned_to=values["assignedTo"])
-    return _answer(
-        req,
-        _(
+    return _act(
+        request_id,
+        service.assign_request,
+        lambda req: _(
             "Request #%(n)s is now assigned to %(name)s.",
             n=req.request_number,
             name=req.assignee.full_name if req.assignee else "",
         ),
+        assigned_to="assignedTo",
     )
 
 

@@ -7,7 +7,9 @@ opens the same dialogs in place and previews the chosen image.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
+from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -166,16 +168,29 @@ def create():
     return redirect(url_for("maintenance.index", tab="pending"))
 
 
-def _act(request_id: int, action):
-    """Runs one action on a request; on refusal shows the dialog again with the message."""
+def _act(
+    request_id: int,
+    call: Callable[..., Any],
+    done: str,
+    then: Callable[[Any, str], None] | None = None,
+    **fields: str,
+):
+    """Runs one action on a request: `call(request_id, actor=..., arg=posted value, ...)` with the
+    form field named for each argument in `fields`. Then flashes `done` on the tab the request is
+    now on; it may name the request's %(n)s, %(date)s (due) and %(name)s (assignee), and
+    `then(request, message)` runs before. On refusal the request's dialog shows again with the message."""
     values = {k: request.form.get(k, "") for k in ("dueDate", "remarks", "assignedTo")}
     try:
-        req, message = action(values)
+        req = call(request_id, actor=current_user, **{arg: values[field] for arg, field in fields.items()})
     except ServiceError as err:
         if err.status == 404:
             flash(err.message, "error")
             return redirect(_url())
         return _render(err.status, detail_id=request_id, detail_error=err.message, detail_values=values)
+    assignee = req.assignee.full_name if req.assignee else ""
+    message = done % {"n": req.request_number, "date": fmt_date(req.due_date), "name": assignee}
+    if then is not None:
+        then(req, message)
     flash(message, "success")
     return redirect(url_for("maintenance.index", tab=service.tab_of(req)))
 
@@ -183,15 +198,8 @@ def _act(request_id: int, action):
 @bp.post("/maintenance/requests/<int:request_id>/renew")
 @module_required(ModuleId.MAINTENANCE)
 def renew(request_id: int):
-    def action(v):
-        req = service.renew_request(
-            request_id, actor=current_user, due_date=v["dueDate"], remarks=v["remarks"]
-        )
-        return req, _(
-            "Request #%(n)s was renewed until %(date)s.", n=req.request_number, date=fmt_date(req.due_date)
-        )
-
-    return _act(request_id, action)
+    done = _("Request #%(n)s was renewed until %(date)s.")
+    return _act(request_id, service.renew_request, done, due_date="dueDate", remarks="remarks")
 
 
 def _ask_first(request_id: int, title: str, message: str, label: str, *, danger: bool = True):
@@ -209,90 +217,55 @@ def _ask_first(request_id: int, title: str, message: str, label: str, *, danger:
 @bp.post("/maintenance/requests/<int:request_id>/complete")
 @module_required(ModuleId.MAINTENANCE)
 def complete(request_id: int):
-    asked = _ask_first(
+    return _ask_first(
         request_id,
         _("Complete request #%(n)s?"),
         _("Request #%(n)s moves to Complete Maintenance and can no longer be renewed or canceled."),
         _("Complete request"),
         danger=False,
-    )
-    if asked:
-        return asked
+    ) or _act(request_id, service.complete_request, _("Request #%(n)s was completed."), remarks="remarks")
 
-    def action(v):
-        req = service.complete_request(request_id, actor=current_user, remarks=v["remarks"])
-        return req, _("Request #%(n)s was completed.", n=req.request_number)
 
-    return _act(request_id, action)
+def _offer_undo_cancel(req, message: str) -> None:
+    offer_undo("maintenance-cancel", req.id, message, url_for("maintenance.undo_cancel", request_id=req.id))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/cancel")
 @module_required(ModuleId.MAINTENANCE)
 def cancel(request_id: int):
-    asked = _ask_first(
+    done = _("Request #%(n)s was canceled.")
+    return _ask_first(
         request_id,
         _("Cancel request #%(n)s?"),
         _(
             "Request #%(n)s will be canceled; your remarks are kept as the reason. You can undo this for a few seconds."
         ),
         _("Cancel request"),
-    )
-    if asked:
-        return asked
-
-    def action(v):
-        req = service.cancel_request(request_id, actor=current_user, reason=v["remarks"])
-        offer_undo(
-            "maintenance-cancel",
-            req.id,
-            _("Request #%(n)s was canceled.", n=req.request_number),
-            url_for("maintenance.undo_cancel", request_id=req.id),
-        )
-        return req, _("Request #%(n)s was canceled.", n=req.request_number)
-
-    return _act(request_id, action)
+    ) or _act(request_id, service.cancel_request, done, then=_offer_undo_cancel, reason="remarks")
 
 
 @bp.post("/maintenance/requests/<int:request_id>/undo-cancel")
 @module_required(ModuleId.MAINTENANCE)
 def undo_cancel(request_id: int):
-    """Undo of a cancel, within the few seconds it is offered (sibol/safe_actions.py)."""
+    """Undo of a cancel, within the few seconds it is offered (sibol/web/safe_actions.py)."""
     if not take_undo("maintenance-cancel", request_id):
         flash(_("It is too late to undo that; the request stays canceled."), "error")
         return redirect(url_for("maintenance.index", tab="complete"))
-
-    def action(_v):
-        req = service.reopen_request(request_id, actor=current_user)
-        return req, _("Request #%(n)s is on-going again.", n=req.request_number)
-
-    return _act(request_id, action)
+    return _act(request_id, service.reopen_request, _("Request #%(n)s is on-going again."))
 
 
 @bp.post("/maintenance/requests/<int:request_id>/remarks")
 @module_required(ModuleId.MAINTENANCE)
 def remark(request_id: int):
-    def action(v):
-        req = service.add_remark(request_id, actor=current_user, remarks=v["remarks"])
-        return req, _("Your remark on request #%(n)s was saved.", n=req.request_number)
-
-    return _act(request_id, action)
+    done = _("Your remark on request #%(n)s was saved.")
+    return _act(request_id, service.add_remark, done, remarks="remarks")
 
 
 @bp.post("/maintenance/requests/<int:request_id>/assign")
 @module_required(ModuleId.MAINTENANCE)
 def assign(request_id: int):
-    def action(v):
-        req = service.assign_request(request_id, actor=current_user, assigned_to=v["assignedTo"])
-        return (
-            req,
-            _(
-                "Request #%(n)s is now assigned to %(name)s.",
-                n=req.request_number,
-                name=req.assignee.full_name if req.assignee else "",
-            ),
-        )
-
-    return _act(request_id, action)
+    done = _("Request #%(n)s is now assigned to %(name)s.")
+    return _act(request_id, service.assign_request, done, assigned_to="assignedTo")
 
 
 @bp.get("/maintenance/attachments/<int:attachment_id>")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
@@ -99,6 +99,42 @@ def _nice_max(value: float) -> tuple[float, float]:
     return step * math.ceil(value / step), step
 
 
+def _axes(
+    scale: tuple[float, float, float],
+    y_at: Callable[[float], float],
+    x_at: Callable[[int], float],
+    labels: Sequence[str],
+    n: int,
+    y_label: str,
+    plot: tuple[float, float, float, float],
+) -> str:
+    """A chart's axes: a grid line with its figure at each step of `scale` (lowest, highest, step),
+    the category labels under the plot (about 12 of the `n` at most), and the y axis's title.
+    `plot` is the plot's left edge, right edge, top and height; `y_at` and `x_at` place a value
+    and a category."""
+    y_min, y_max, step = scale
+    left, right_edge, top, plot_h = plot
+    parts = ['<g font-size="11" fill="#5d6b64">']
+    for k in range(min(20, round((y_max - y_min) / step)) + 1):
+        tick = y_min + k * step
+        y = y_at(tick)
+        parts.append(
+            f'<line x1="{left}" x2="{right_edge}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e4eae7"></line>'
+            f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end">{escape(_figure(tick))}</text>'
+        )
+    every = max(1, math.ceil(n / 12))
+    for i, label in enumerate(labels):
+        if i % every == 0:
+            parts.append(
+                f'<text x="{_num(x_at(i))}" y="{top + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
+            )
+    parts.append(
+        f'<text transform="rotate(-90)" x="{_num(-(top + plot_h / 2))}" y="12" text-anchor="middle">'
+        f"{escape(y_label)}</text></g>"
+    )
+    return "".join(parts)
+
+
 def line_chart(
     categories: Sequence[str],
     series: Sequence[tuple[str, Sequence[float | None]]],
@@ -142,24 +178,16 @@ def line_chart(
         return top + plot_h - plot_h * (v - y_min) / (y_max - y_min)
 
     parts = [_open("line", width, height, title, desc)]
-    parts.append('<g font-size="11" fill="#5d6b64">')
-    for k in range(min(20, round((y_max - y_min) / step)) + 1):
-        tick = y_min + k * step
-        y = y_at(tick)
-        parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e4eae7"></line>'
-            f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end">{escape(_figure(tick))}</text>'
-        )
-    labels = short_labels or categories
-    every = max(1, math.ceil(n / 12))
-    for i, label in enumerate(labels):
-        if i % every == 0:
-            parts.append(
-                f'<text x="{_num(x_at(i))}" y="{top + plot_h + 16}" text-anchor="middle">{escape(label)}</text>'
-            )
     parts.append(
-        f'<text transform="rotate(-90)" x="{_num(-(top + plot_h / 2))}" y="12" text-anchor="middle">'
-        f"{escape(y_label)}</text></g>"
+        _axes(
+            (y_min, y_max, step),
+            y_at,
+            x_at,
+            short_labels or categories,
+            n,
+            y_label,
+            (left, width - right, top, plot_h),
+        )
     )
     for s, (name, values) in enumerate(series):
         colour = colours[(s + len(colours) - len(series)) % len(colours)]
@@ -221,25 +249,16 @@ def bar_chart(
     n = max(len(categories), 1)
     slot = plot_w / n
     parts = [_open("bar", width, height, title, desc)]
-    parts.append('<g font-size="11" fill="#5d6b64">')
-    for k in range(min(20, round(y_max / step)) + 1):
-        tick = k * step
-        y = top + plot_h - plot_h * tick / y_max
-        parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{_num(y)}" y2="{_num(y)}" stroke="#e4eae7"></line>'
-            f'<text x="{left - 6}" y="{_num(y + 4)}" text-anchor="end">{escape(_figure(tick))}</text>'
-        )
-    labels = short_labels or categories
-    every = max(1, math.ceil(n / 12))
-    for i, label in enumerate(labels):
-        if i % every == 0:
-            parts.append(
-                f'<text x="{_num(left + slot * (i + 0.5))}" y="{top + plot_h + 16}" text-anchor="middle">'
-                f"{escape(label)}</text>"
-            )
     parts.append(
-        f'<text transform="rotate(-90)" x="{_num(-(top + plot_h / 2))}" y="12" text-anchor="middle">'
-        f"{escape(y_label)}</text></g>"
+        _axes(
+            (0.0, y_max, step),
+            lambda v: top + plot_h - plot_h * v / y_max,
+            lambda i: left + slot * (i + 0.5),
+            short_labels or categories,
+            n,
+            y_label,
+            (left, width - right, top, plot_h),
+        )
     )
     for i, v in enumerate(values):
         if v is None or v <= 0:

@@ -40,9 +40,7 @@ export default function precompress(extensions: string[] = PRECOMPRESSED_EXTENSI
     },
     async writeBundle(options, bundle) {
       const dir = options.dir ?? outDir;
-      const files = Object.keys(bundle).filter((file) =>
-        extensions.some((ext) => file.endsWith(ext)),
-      );
+      const files = Object.keys(bundle).filter((file) => extensions.some((ext) => file.endsWith(ext)));
       await Promise.all(files.map((file) => precompressFile(join(dir, file))));
     },
   };

@@ -5,9 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { CodeInput, type CodeInputProps } from "./CodeInput";
 
 function boxes(): HTMLInputElement[] {
-  return [1, 2, 3, 4, 5, 6].map(
-    (n) => screen.getByLabelText(`Digit ${n} of 6`) as HTMLInputElement,
-  );
+  return [1, 2, 3, 4, 5, 6].map((n) => screen.getByLabelText(`Digit ${n} of 6`) as HTMLInputElement);
 }
 
 function values(): string {

@@ -6,7 +6,14 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { closeDialog, openDialog } from "../lib/dialog";
 import { t } from "../lib/i18n";
 
-export function Dialog({ id, title, onClose, className, closeOnBackdrop = false, children }: {
+export function Dialog({
+  id,
+  title,
+  onClose,
+  className,
+  closeOnBackdrop = false,
+  children,
+}: {
   id: string;
   title: ReactNode;
   onClose: () => void;
@@ -51,7 +58,13 @@ export function Dialog({ id, title, onClose, className, closeOnBackdrop = false,
 }
 
 /** A dialog form's buttons: Cancel (or Back) and the submit button, both off while `busy`. */
-export function DialogActions({ cancel = t("Cancel"), onCancel, cancelDisabled, busy, children }: {
+export function DialogActions({
+  cancel = t("Cancel"),
+  onCancel,
+  cancelDisabled,
+  busy,
+  children,
+}: {
   cancel?: string;
   onCancel: () => void;
   cancelDisabled?: boolean;

@@ -1,7 +1,13 @@
 import type { ReactNode } from "react";
 
 /** A form field as templates/macros/forms.html's field(): label, control, hint. */
-export function Field({ id, label, required = false, hint, children }: {
+export function Field({
+  id,
+  label,
+  required = false,
+  hint,
+  children,
+}: {
   id: string;
   label: ReactNode;
   required?: boolean;

@@ -3,81 +3,12 @@
  * the Edit Schedule area becomes chips, the Point System's Edit enables its inputs, and an image
  * over 10 MB is refused before it is sent. Everything also works without it (links and forms).
  */
-import { createChipEditor } from "../components/household/chips";
-import { pointsForKg } from "../components/household/points";
-import { wireDialogs } from "../lib/dialog";
+import { areaChips, pointsEditor, previewEarnings, wirePageDialogs } from "../components/household/page";
 import { onIsland, whenReady } from "../lib/island";
-import { formatNumber, t } from "../lib/i18n";
-
-/** After Cancel: the server opened this dialog from the address (?modal=, ?edit=, ?record=,
- * ?claim=), so the address becomes the Cancel link's. */
-function dropDialogAddress(_dialog: HTMLDialogElement, cancel: HTMLElement) {
-  const href = cancel.getAttribute("href");
-  if (href && location.search.match(/[?&](modal|edit|record|claim)=/)) history.replaceState(null, "", href);
-}
 
 whenReady(() => {
-  wireDialogs(document, { focusField: true, onClose: dropDialogAddress });
-  for (const file of document.querySelectorAll<HTMLInputElement>("input[type=file][data-max-bytes]")) {
-    file.addEventListener("change", () => {
-      const max = Number(file.dataset.maxBytes);
-      const error = document.getElementById(`${file.id}-error`);
-      const tooBig = Array.from(file.files ?? []).some((f) => f.size > max);
-      const message = tooBig ? t("The image is larger than 10 MB. Choose a smaller image.") : "";
-      file.setCustomValidity(message);
-      if (error) {
-        error.textContent = message;
-        error.hidden = !tooBig;
-      }
-      file.closest(".field")?.classList.toggle("field--error", tooBig);
-      if (tooBig) file.value = "";
-    });
-  }
+  wirePageDialogs(document);
+  previewEarnings(document);
 });
-
-whenReady(() => {
-  // Record waste: show the points the typed kilograms earn under the saved Point System rule
-  // (the server converts again on save; this is only a preview).
-  const form = document.querySelector<HTMLFormElement>("form[data-rule-g][data-rule-points]");
-  const input = form?.querySelector<HTMLInputElement>("input[name=wasteKg]");
-  const preview = form?.querySelector<HTMLElement>("[data-earn-preview]");
-  if (!form || !input || !preview) return;
-  const update = () => {
-    const earned = pointsForKg(input.value, Number(form.dataset.ruleG), Number(form.dataset.rulePoints));
-    preview.hidden = earned === null;
-    preview.textContent = earned === null ? "" : t("Earns {points} points", { points: formatNumber(earned) });
-  };
-  input.addEventListener("input", update);
-  update();
-});
-
-onIsland<{ name?: string; areas?: string[] }>("household-chips", (host, props) => {
-  const editor = createChipEditor(host, { name: props.name ?? "area", areas: props.areas ?? [] });
-  host.closest("form")?.addEventListener("submit", () => editor.commit());
-});
-
-onIsland("household-points", (form) => {
-  const edit = form.querySelector<HTMLAnchorElement>("[data-points-edit]");
-  const save = form.querySelector<HTMLButtonElement>("[data-points-save]");
-  const inputs = Array.from(form.querySelectorAll<HTMLInputElement>("input:not([type=hidden])"));
-  if (!edit || !save) return;
-  edit.addEventListener("click", (event) => {
-    event.preventDefault();
-    for (const input of inputs) input.disabled = false;
-    edit.hidden = true;
-    save.hidden = false;
-    inputs[0]?.focus();
-  });
-  form.addEventListener("submit", () => {
-    // Save disables the inputs again; their values travel in hidden copies.
-    for (const input of inputs) {
-      const copy = document.createElement("input");
-      copy.type = "hidden";
-      copy.name = input.name;
-      copy.value = input.value;
-      form.append(copy);
-      input.disabled = true;
-    }
-    save.disabled = true;
-  });
-});
+onIsland("household-chips", areaChips);
+onIsland("household-points", pointsEditor);

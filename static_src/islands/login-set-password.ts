@@ -2,45 +2,7 @@
  * Island "login-set-password" (plain TypeScript): the /set-password form's show/hide toggles,
  * 'Passwords match' indicator, five-segment meter and five-rule checklist (as the reset step).
  */
+import { enhanceSetPassword } from "../components/auth/set-password";
 import { onIsland } from "../lib/island";
-import { passwordRuleMessage, matchText, meetsPasswordRule, rulesMet, strengthLabel, strengthScore } from "../components/auth/password";
-import { setupPasswordToggles } from "../components/auth/toggle";
-import { t } from "../lib/i18n";
 
-onIsland("login-set-password", (el) => {
-  const form = el as HTMLFormElement;
-  const password = form.querySelector<HTMLInputElement>("#newPassword")!;
-  const confirm = form.querySelector<HTMLInputElement>("#confirmPassword")!;
-  const match = form.querySelector<HTMLElement>("[data-pw-match]")!;
-  const meter = form.querySelector<HTMLElement>("[data-pw-meter]")!;
-  const label = form.querySelector<HTMLElement>("[data-pw-label]")!;
-  const error = form.querySelector<HTMLElement>("[data-form-error]")!;
-  setupPasswordToggles(form);
-
-  function refresh() {
-    const text = matchText(password.value, confirm.value);
-    match.hidden = !text;
-    match.textContent = text ?? "";
-    match.className = `pw-match ${password.value === confirm.value ? "pw-match--ok" : "pw-match--bad"}`;
-    meter.dataset.score = String(strengthScore(password.value));
-    label.textContent = strengthLabel(password.value);
-    const met = rulesMet(password.value);
-    for (const li of form.querySelectorAll<HTMLElement>("[data-rule]")) {
-      li.dataset.met = String(met[li.dataset.rule as keyof typeof met]);
-    }
-  }
-  password.addEventListener("input", refresh);
-  confirm.addEventListener("input", refresh);
-  form.addEventListener("submit", (event) => {
-    error.hidden = true;
-    if (!meetsPasswordRule(password.value)) {
-      event.preventDefault();
-      error.textContent = passwordRuleMessage();
-      error.hidden = false;
-    } else if (password.value !== confirm.value) {
-      event.preventDefault();
-      window.alert(t("Passwords do not match"));
-    }
-  });
-  refresh();
-});
+onIsland("login-set-password", enhanceSetPassword);

@@ -8,15 +8,8 @@
  * The toolbar's Add Machine button (#machines-add) opens the add modal instead of following its
  * link. Server dialogs opened by ?add=1 / ?edit=ID (no-JavaScript path) are removed.
  */
-import { MachinesTable } from "../components/machines/MachinesTable";
+import { dropNoScriptDialogs, MachinesTable, tableProps } from "../components/machines/MachinesTable";
 import { mountIsland } from "../lib/mount";
 
-for (const id of ["machine-add-nojs", "machine-edit-nojs"]) document.getElementById(id)?.remove();
-
-mountIsland("machines-table", MachinesTable, (props) => ({
-  q: String(props.q ?? ""),
-  page: Number(props.page ?? 1) || 1,
-  perPage: Number(props.perPage ?? 10) || 10,
-  addButton: document.getElementById("machines-add"),
-  openAdd: props.add === true,
-}));
+dropNoScriptDialogs();
+mountIsland("machines-table", MachinesTable, tableProps);

@@ -42,12 +42,7 @@ function field(payload: unknown, key: string): string | undefined {
 
 /** The user-facing message of spec section 8 for a failed response. */
 export function errorMessage(status: number, payload: unknown): string {
-  return (
-    field(payload, "message") ??
-    field(payload, "error") ??
-    field(payload, "raw") ??
-    `HTTP ${status}`
-  );
+  return field(payload, "message") ?? field(payload, "error") ?? field(payload, "raw") ?? `HTTP ${status}`;
 }
 
 /** How a screen words a failure its server did not explain (spec section 8 differs by screen). */

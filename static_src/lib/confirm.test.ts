@@ -13,7 +13,11 @@ describe("wireConfirmations", () => {
   it("asks, and a yes marks the form confirmed", () => {
     const form = page();
     const ask = vi.spyOn(window, "confirm").mockReturnValue(true);
-    const event = new SubmitEvent("submit", { bubbles: true, cancelable: true, submitter: form.querySelector("button") });
+    const event = new SubmitEvent("submit", {
+      bubbles: true,
+      cancelable: true,
+      submitter: form.querySelector("button"),
+    });
     form.dispatchEvent(event);
     expect(ask).toHaveBeenCalledWith("Cancel request #7?");
     expect(event.defaultPrevented).toBe(false);
@@ -23,7 +27,11 @@ describe("wireConfirmations", () => {
   it("a no stops the submit and adds nothing", () => {
     const form = page();
     vi.spyOn(window, "confirm").mockReturnValue(false);
-    const event = new SubmitEvent("submit", { bubbles: true, cancelable: true, submitter: form.querySelector("button") });
+    const event = new SubmitEvent("submit", {
+      bubbles: true,
+      cancelable: true,
+      submitter: form.querySelector("button"),
+    });
     form.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(true);
     expect(form.querySelector("input[name=confirmed]")).toBeNull();

@@ -24,7 +24,9 @@ describe("dialog opener", () => {
   });
 
   it("closes from a close link and reports which element closed it", () => {
-    page(`<dialog class="modal" id="edit" open><a href="/x?tab=a" data-close-dialog id="cancel">Cancel</a></dialog>`);
+    page(
+      `<dialog class="modal" id="edit" open><a href="/x?tab=a" data-close-dialog id="cancel">Cancel</a></dialog>`,
+    );
     const onClose = vi.fn();
     wireDialogs(document, { onClose });
     const dialog = document.getElementById("edit") as HTMLDialogElement;

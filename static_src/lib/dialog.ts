@@ -19,7 +19,10 @@ const returnTo = new WeakMap<HTMLDialogElement, HTMLElement>();
 /** The elements Tab can reach inside `dialog`, in order (hidden ones left out). */
 export function focusables(dialog: HTMLElement): HTMLElement[] {
   return Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-    (el) => !el.closest("[hidden]") && getComputedStyle(el).display !== "none" && getComputedStyle(el).visibility !== "hidden",
+    (el) =>
+      !el.closest("[hidden]") &&
+      getComputedStyle(el).display !== "none" &&
+      getComputedStyle(el).visibility !== "hidden",
   );
 }
 

@@ -9,9 +9,11 @@ function fieldHasValue(control: HTMLInputElement | HTMLSelectElement | HTMLTextA
 }
 
 export function clearFieldError(control: Element): void {
-  if (
-    !(control instanceof HTMLInputElement || control instanceof HTMLSelectElement || control instanceof HTMLTextAreaElement)
-  )
+  if (!(
+    control instanceof HTMLInputElement ||
+    control instanceof HTMLSelectElement ||
+    control instanceof HTMLTextAreaElement
+  ))
     return;
   const field = control.closest(".field");
   if (!field?.classList.contains("field--error") || !fieldHasValue(control)) return;

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from sibol.dashboard import seed as dashboard_seed
+from sibol.household import seed as household_seed
 from sibol.models import Account, RoleId
+from tests.api.tenant_world import build_world
 from tests.factories import make_account
 from tests.factories_admin import fresh_identity_per_request
+from tests.support.smtp import smtp_server
 
 
 @pytest.fixture
@@ -14,6 +18,13 @@ def fresh_identity(app) -> None:
     """Each request starts without the previous caller; for modules that mix bearer and cookie
     callers: `pytestmark = pytest.mark.usefixtures("fresh_identity")`."""
     fresh_identity_per_request(app)
+
+
+@pytest.fixture(scope="module")
+def smtp():
+    """A real SMTP server on a free loopback port for the module, and its inbox: (controller, inbox).
+    A module that sends through it sets `app_overrides` to `mail_settings(controller.port)`."""
+    yield from smtp_server()
 
 
 @pytest.fixture
@@ -34,3 +45,17 @@ def signed_in(client, login) -> Account:
     user = make_account(role=RoleId.STAFF)
     login(user)
     return user
+
+
+@pytest.fixture
+def seeded(app) -> None:
+    """The dashboard's and the household's sample data (the seeded month is March 2025)."""
+    dashboard_seed.sample_data()
+    household_seed.sample_data()
+
+
+@pytest.fixture
+def world(app):
+    """Barangays A and B, each with a full set of records and an account of every role
+    (tests/api/tenant_world.py); test_tenancy.py names a smaller world of its own."""
+    return build_world(app)

@@ -4,15 +4,14 @@ metric's averages as a line), readable without JavaScript, beside their tables."
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
 import pytest
 
 from sibol.models import RoleId
 from tests.factories import make_account
-from tests.factories_admin import fresh_identity_per_request, session_client
-from tests.factories_telemetry import device, healthy, keyed_machine
+from tests.factories_admin import session_client
+from tests.factories_telemetry import device, healthy, hour_start, keyed_machine, readings_in
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -21,9 +20,7 @@ def parse_svg(text: str) -> ElementTree.Element:
     return ElementTree.fromstring(text)  # noqa: S314 - the app's own output, in a test
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def card_svg(page: str, card_id: str) -> ElementTree.Element:
@@ -34,11 +31,9 @@ def card_svg(page: str, card_id: str) -> ElementTree.Element:
 def test_analytics_cards_carry_svg_charts_with_axes_and_titles(app, client):
     staff = make_account(role=RoleId.STAFF)
     machine, key = keyed_machine()
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=2)
-    readings = [
-        healthy(ts=(hour + timedelta(minutes=m)).isoformat(), voltage_v=200.0, current_a=5.0, weight_kg=10.0)
-        for m in (0, 20, 40)
-    ] + [healthy(ts=(hour + timedelta(hours=1)).isoformat(), voltage_v=200.0, current_a=10.0, weight_kg=5.0)]
+    hour = hour_start(2)
+    readings = readings_in(hour, (0, 20, 40), **healthy(voltage_v=200.0, current_a=5.0, weight_kg=10.0))
+    readings += readings_in(hour, (60,), **healthy(voltage_v=200.0, current_a=10.0, weight_kg=5.0))
     client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
     page = session_client(app, staff).get(f"/sibol-machines?tab=analytics&machine={machine.id}&range=24h")
     html = page.get_data(as_text=True)

@@ -4,13 +4,13 @@ import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import requests
 from sqlalchemy import select
 
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus, ApiToken
 from tests.factories import make_account
 from tests.factories_auth import signup_body
+from tests.support.google import google_flow, google_user
 
 
 @pytest.fixture
@@ -18,30 +18,6 @@ def app_overrides(provider, monkeypatch):
     monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the local provider speaks http
     provider.refuse = False
     return provider.config()
-
-
-def google_flow(client, provider, user: dict):
-    """Runs the browser's part: our redirect, the provider's, and our callback. Returns its answer."""
-    provider.user = user
-    start = client.get("/api/auth/google")
-    assert start.status_code == 302
-    assert start.headers["Location"].startswith(provider.url + "/authorize?")
-    back = requests.get(start.headers["Location"], allow_redirects=False, timeout=10)
-    assert back.status_code == 302
-    callback = urlsplit(back.headers["Location"])
-    assert callback.path == "/api/auth/google/authorized"
-    return client.get(f"{callback.path}?{callback.query}")
-
-
-def google_user(email="ana@example.test", sub="g-100", **extra):
-    return {
-        "sub": sub,
-        "email": email,
-        "email_verified": True,
-        "given_name": "Ana",
-        "family_name": "Cruz",
-        **extra,
-    }
 
 
 def test_active_account_is_signed_in_with_token_and_user_in_the_hash(client, provider):

@@ -9,24 +9,13 @@ from sqlalchemy import select
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus
 from tests.factories_auth import link_in, signup_body
-from tests.support.smtp import smtp_server
-
-
-@pytest.fixture(scope="module")
-def smtp():
-    yield from smtp_server()
+from tests.support.smtp import mail_settings
 
 
 @pytest.fixture
 def app_overrides(smtp):
     controller, _inbox = smtp
-    return {
-        "MAIL_SERVER": "127.0.0.1",
-        "MAIL_PORT": controller.port,
-        "MAIL_SUPPRESS_SEND": False,
-        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
-        "SIBOL_BASE_URL": "http://localhost",
-    }
+    return mail_settings(controller.port, SIBOL_BASE_URL="http://localhost")
 
 
 def test_signup_mail_goes_through_smtp_and_its_link_verifies(client, smtp):

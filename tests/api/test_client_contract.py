@@ -14,13 +14,13 @@ import pytest
 
 from sibol.extensions import db, mail
 from sibol.models import Account, Machine, RoleId
-from tests.api.test_auth_google import google_flow, google_user
 from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
 from tests.factories_admin import make_pending
 from tests.factories_auth import signup_body
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id, status_id
+from tests.support.google import google_flow, google_user
 
 CLIENT = "https://app.example.org"
 CSRF_ON = {"WTF_CSRF_ENABLED": True, "SIBOL_CORS_ORIGINS": [CLIENT]}

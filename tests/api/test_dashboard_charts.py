@@ -4,25 +4,15 @@ JavaScript; Chart.js is not part of the page until someone points at a chart."""
 import re
 from xml.etree import ElementTree
 
-import brotli
-import pytest
-
-from sibol.dashboard import seed as dashboard_seed
-from sibol.household import seed as household_seed
 from sibol.web import charts
 from tests.factories import make_account
+from tests.support.html import on_the_wire
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def parse_svg(text: str) -> ElementTree.Element:
     return ElementTree.fromstring(text)  # noqa: S314 - the app's own output, in a test
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
 
 
 def dashboard(client, login) -> str:
@@ -94,15 +84,8 @@ def test_no_data_draws_an_empty_ring_and_no_energy_chart(client, login):
 
 def test_dashboard_first_load_is_under_60_kb_without_chart_js(client, login, seeded):
     login(make_account())
-    page = client.get("/dashboard", headers={"Accept-Encoding": "br"})
-    html = brotli.decompress(page.data).decode()
-    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    _html, assets, total = on_the_wire(client, "/dashboard")
     assert not any("/charts-" in a for a in assets)  # Chart.js: only on interaction
-    total = len(page.data)
-    for url in assets:
-        res = client.get(url, headers={"Accept-Encoding": "br"})
-        assert res.status_code == 200, url
-        total += len(res.data)
     assert total < 60 * 1024, f"{total} bytes"
 
 

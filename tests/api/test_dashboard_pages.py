@@ -4,22 +4,14 @@ import json
 import re
 from datetime import date, timedelta
 
-import brotli
 import pytest
 from sqlalchemy import func, select
 
-from sibol.dashboard import seed as dashboard_seed
 from sibol.extensions import db
-from sibol.household import seed as household_seed
 from sibol.models import Barangay, EnergyReading, RoleId, WasteCollection
 from tests.factories import make_account
 from tests.factories_household import make_schedule
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
+from tests.support.html import on_the_wire
 
 
 def html_of(client, url="/dashboard") -> str:
@@ -175,16 +167,8 @@ def test_schedule_panel_follows_the_household_schedules(client, login):
 def test_dashboard_with_its_islands_stays_under_150_kb_on_the_wire(client, login, seeded):
     """DESIGN.md section 7: Chart.js is tree-shaken and the page loads no React."""
     login(make_account())
-    page = client.get("/dashboard", headers={"Accept-Encoding": "br"})
-    assert page.headers["Content-Encoding"] == "br"
-    html = brotli.decompress(page.data).decode()  # one request: the test app context shares g
-    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    _html, assets, total = on_the_wire(client, "/dashboard")
     assert any("dashboard-panels" in a for a in assets) and not any("/react-" in a for a in assets)
-    total = len(page.data)
-    for url in assets:
-        res = client.get(url, headers={"Accept-Encoding": "br"})
-        assert res.status_code == 200, url
-        total += len(res.data)
     assert total < 150 * 1024, f"{total} bytes"
 
 

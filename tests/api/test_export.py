@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -17,7 +17,7 @@ from tests.factories import make_account, make_admin, make_machine
 from tests.factories_household import make_member, make_reward, make_schedule
 from tests.factories_machines import make_additive, make_container
 from tests.factories_maintenance import make_request
-from tests.factories_telemetry import device, healthy, iso, keyed_machine
+from tests.factories_telemetry import device, healthy, hour_start, iso, keyed_machine
 
 pytestmark = pytest.mark.usefixtures("fresh_identity")
 
@@ -300,7 +300,7 @@ def test_readings_series_export(client, api_headers):
 
 def test_analytics_tables_export_as_one_file(client, login):
     machine, key = keyed_machine()
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=2)
+    hour = hour_start(2)
     readings = [healthy(ts=(hour + timedelta(minutes=m)).isoformat(), ph=6.0 + m / 20) for m in (0, 20, 40)]
     assert client.post("/api/telemetry", json={"readings": readings}, headers=device(key)).status_code == 202
     login(make_account(role=RoleId.STAFF))

@@ -27,7 +27,7 @@ from sibol.models import (
     WasteCollection,
 )
 from tests.factories import make_account, token_for
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_household import make_member, make_reward, make_schedule
 
 STAFF = {"admin", "staff"}
@@ -175,9 +175,7 @@ WRITES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def state() -> tuple:

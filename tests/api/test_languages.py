@@ -19,7 +19,7 @@ from sibol.i18n.languages import LANGUAGE_COOKIE
 from sibol.models import Account, RoleId
 from tests.factories import make_account, make_admin, make_machine
 from tests.factories_admin import make_pending, session_client
-from tests.support.smtp import smtp_server
+from tests.support.smtp import mail_settings
 
 pytestmark = pytest.mark.usefixtures("fresh_identity")
 
@@ -192,25 +192,11 @@ def test_machine_page_in_filipino_keeps_stored_names(app):
     assert "Digester Uno" in shown and "Pangalan ng Makina" in shown and "Machine Name" not in shown
 
 
-@pytest.fixture(scope="module")
-def smtp():
-    yield from smtp_server()
-
-
-def smtp_overrides(port: int) -> dict:
-    return {
-        "MAIL_SERVER": "127.0.0.1",
-        "MAIL_PORT": port,
-        "MAIL_SUPPRESS_SEND": False,
-        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
-    }
-
-
 @pytest.fixture
 def app_overrides(request):
     if "smtp" in request.fixturenames:
         controller, _inbox = request.getfixturevalue("smtp")
-        return smtp_overrides(controller.port)
+        return mail_settings(controller.port)
     return {}
 
 

@@ -6,16 +6,12 @@ import pytest
 
 from sibol.extensions import db, limiter
 from sibol.models import Account, RoleId
-from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import DEFAULT_PASSWORD, make_account, token_for
-from tests.factories_admin import fresh_identity_per_request
 
 NEW_PASSWORD = "N3w-secret!"  # noqa: S105 - a test password
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def page_login(app, account, password: str = DEFAULT_PASSWORD):
@@ -139,13 +135,6 @@ def test_sessions_list_and_sign_out_everywhere(app):
     assert res.status_code == 200 and "Signed out everywhere" in res.get_data(as_text=True)
     assert app.test_client().get("/api/me", headers=h).status_code == 401
     assert browser.get("/profile").status_code == 302
-
-
-@pytest.fixture(scope="module")
-def provider():
-    p = OAuthProvider().start()
-    yield p
-    p.stop()
 
 
 class TestGoogleSignIn:

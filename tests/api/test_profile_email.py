@@ -10,15 +10,18 @@ import pytest
 
 from sibol.extensions import db
 from sibol.models import Account, RoleId
-from tests.api.test_auth_smtp import app_overrides, smtp  # noqa: F401 - the real SMTP server fixtures
 from tests.factories import make_account
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_auth import link_in
+from tests.support.smtp import mail_settings
+
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+@pytest.fixture
+def app_overrides(smtp):
+    controller, _inbox = smtp
+    return mail_settings(controller.port, SIBOL_BASE_URL="http://localhost")
 
 
 def email_of(account_id: int) -> str | None:
@@ -26,7 +29,7 @@ def email_of(account_id: int) -> str | None:
     return db.session.get(Account, account_id).email
 
 
-def test_email_change_takes_effect_through_the_mailed_link(app, smtp):  # noqa: F811
+def test_email_change_takes_effect_through_the_mailed_link(app, smtp):
     _controller, inbox = smtp
     inbox.messages.clear()
     account = make_account(role=RoleId.HOUSEHOLD, email="old@example.test")
@@ -58,7 +61,7 @@ def test_email_change_takes_effect_through_the_mailed_link(app, smtp):  # noqa: 
     assert app.test_client().get("/profile/email/confirm?token=forged").status_code == 400
 
 
-def test_email_change_by_api_and_a_newer_request_replaces_the_older_link(app, smtp, api_headers):  # noqa: F811
+def test_email_change_by_api_and_a_newer_request_replaces_the_older_link(app, smtp, api_headers):
     _controller, inbox = smtp
     inbox.messages.clear()
     account = make_account(email="first@example.test")

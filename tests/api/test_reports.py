@@ -4,14 +4,12 @@ equal to the dashboard's; Admin and Barangay Staff only; bad months named; Manil
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 
 import pytest
 
-from sibol.dashboard import seed as dashboard_seed
 from sibol.dashboard import service as dashboard_service
 from sibol.extensions import db
-from sibol.household import seed as household_seed
 from sibol.i18n import localtime
 from sibol.models import (
     Barangay,
@@ -27,7 +25,7 @@ from sibol.telemetry import rollups
 from tests.factories import make_account, make_machine
 from tests.factories_admin import session_client
 from tests.factories_household import make_member, make_reward, make_waste
-from tests.factories_telemetry import device, keyed_machine
+from tests.factories_telemetry import device, hour_start, keyed_machine, readings_in
 
 pytestmark = pytest.mark.usefixtures("fresh_identity")
 
@@ -78,12 +76,6 @@ def report_json(client, headers, month: str | None = None) -> dict:
     res = client.get("/api/reports/monthly" + (f"?month={month}" if month else ""), headers=headers)
     assert res.status_code == 200, res.get_data(as_text=True)
     return res.json
-
-
-@pytest.fixture
-def seeded(app):
-    dashboard_seed.sample_data()
-    household_seed.sample_data()
 
 
 # Figures ---------------------------------------------------------------------------------------
@@ -213,16 +205,8 @@ def test_the_page_shows_the_same_figures_without_javascript(app, client, login, 
 def test_machine_weighings_and_power_equal_the_dashboards_this_month(app, client, api_headers):
     staff = make_account(role=RoleId.STAFF)
     _machine, key = keyed_machine("Digester Now")
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=1)
-    readings = [
-        {
-            "ts": (hour + timedelta(minutes=m)).isoformat(),
-            "voltage_v": 250.0,
-            "current_a": 8.0,
-            "weight_kg": 20.0,
-        }
-        for m in (0, 30)
-    ]
+    hour = hour_start(1)
+    readings = readings_in(hour, (0, 30), voltage_v=250.0, current_a=8.0, weight_kg=20.0)
     assert client.post("/api/telemetry", json={"readings": readings}, headers=device(key)).status_code == 202
     dashboard = client.get("/api/dashboard/summary", headers=api_headers(staff)).json
     month = localtime.to_local(hour.replace(tzinfo=None)).strftime("%Y-%m")

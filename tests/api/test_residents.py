@@ -12,13 +12,10 @@ from sqlalchemy import select
 from sibol.extensions import db
 from sibol.models import Barangay, HouseholdMember, RewardClaim, RoleId
 from tests.factories import make_account
-from tests.factories_admin import fresh_identity_per_request, make_pending, session_client
+from tests.factories_admin import make_pending, session_client
 from tests.factories_household import make_member, make_reward, make_schedule
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def resident(name: str = "Juan Dela Cruz", points: int = 100, barangay: str = "Barangay Fortune"):

@@ -16,23 +16,13 @@ from sibol.telemetry import notifications
 from sibol.telemetry.cli import tick
 from tests.factories import make_account
 from tests.factories_telemetry import device, iso, keyed_machine
-from tests.support.smtp import smtp_server
-
-
-@pytest.fixture(scope="module")
-def smtp():
-    yield from smtp_server()
+from tests.support.smtp import mail_settings
 
 
 @pytest.fixture
 def app_overrides(smtp):
     controller, _inbox = smtp
-    return {
-        "MAIL_SERVER": "127.0.0.1",
-        "MAIL_PORT": controller.port,
-        "MAIL_SUPPRESS_SEND": False,
-        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
-    }
+    return mail_settings(controller.port)
 
 
 def test_an_alert_is_mailed_after_the_response_to_those_who_chose_email(client, api_headers, smtp):

@@ -4,7 +4,6 @@ the bell and the notification centre."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -13,13 +12,10 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.models.telemetry import Alert, DeviceKey
 from tests.factories import make_account, make_machine
-from tests.factories_admin import fresh_identity_per_request, session_client
-from tests.factories_telemetry import device, healthy, iso, keyed_machine
+from tests.factories_admin import session_client
+from tests.factories_telemetry import device, healthy, hour_start, iso, keyed_machine, readings_in
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def text(res) -> str:
@@ -56,11 +52,9 @@ def test_process_panels_of_a_machine_without_readings(app, client):
 def test_analytics_shows_energy_and_waste_with_their_tables(app, client):
     staff = make_account(role=RoleId.STAFF)
     machine, key = keyed_machine()
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=2)
-    readings = [
-        healthy(ts=(hour + timedelta(minutes=m)).isoformat(), voltage_v=200.0, current_a=5.0, weight_kg=10.0)
-        for m in (0, 20, 40)
-    ]
+    readings = readings_in(
+        hour_start(2), (0, 20, 40), **healthy(voltage_v=200.0, current_a=5.0, weight_kg=10.0)
+    )
     client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
     web = session_client(app, staff)
     for period in ("24h", "7d", "30d", "1y"):
@@ -181,16 +175,7 @@ def test_dashboard_panels_use_readings_where_machines_report(app, client):
     before = text(web.get("/dashboard"))
     assert "Unit: kilowatts" in before  # no machine reports: the stored rows
     _machine, key = keyed_machine("Digester Dash")
-    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=1)
-    readings = [
-        {
-            "ts": (hour + timedelta(minutes=m)).isoformat(),
-            "voltage_v": 250.0,
-            "current_a": 8.0,
-            "weight_kg": 20.0,
-        }
-        for m in (0, 30)
-    ]
+    readings = readings_in(hour_start(1), (0, 30), voltage_v=250.0, current_a=8.0, weight_kg=20.0)
     client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
     page = text(web.get("/dashboard"))
     assert "Unit: kWh, from machine readings" in page and "<td>2.0</td>" in page  # 2000 W for an hour

@@ -12,9 +12,9 @@ from sibol.models import RoleId
 from sibol.models.telemetry import Reading, Rollup
 from sibol.telemetry import rollups
 from tests.factories import make_account, make_machine
-from tests.factories_telemetry import device, keyed_machine
+from tests.factories_telemetry import device, hour_start, keyed_machine
 
-BASE = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=3)
+BASE = hour_start(3)
 
 
 def post(client, key, readings):

@@ -24,18 +24,13 @@ from sibol.models.machines import ChemicalAdditive, WasteContainer
 from sibol.models.maintenance import MaintenanceRequest
 from sibol.models.telemetry import Reading
 from sibol.telemetry import keys
-from tests.api.tenant_world import MARK_B, Tenant, build_world
-from tests.api.test_tenant_isolation import Caller, same_page, walk
+from tests.api.tenant_walk import Caller, same_page, walk
+from tests.api.tenant_world import MARK_B, Tenant
 from tests.factories_household import make_member
 from tests.factories_maintenance import due_in
 from tests.factories_telemetry import device, healthy, iso
 
 pytestmark = pytest.mark.usefixtures("fresh_identity")
-
-
-@pytest.fixture
-def world(app):
-    return build_world(app)
 
 
 # A's other roles walk every route with B's ids ------------------------------------------------

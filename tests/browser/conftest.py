@@ -13,8 +13,11 @@ import pytest
 from werkzeug.serving import make_server
 
 from sibol import create_app, seed
+from sibol.dashboard import seed as dashboard_seed
 from sibol.extensions import db, limiter
+from sibol.household import seed as household_seed
 from tests.conftest import base_overrides, empty_all_tables
+from tests.factories import make_account
 from tests.support.browser import CHROMEDRIVER, CHROMIUM, make_driver
 
 BROWSER_TESTS = Path(__file__).parent
@@ -96,6 +99,16 @@ def live_server(live_app):
 def in_app(live_app):
     """Run database set-up for a browser test: `with in_app(): make_account(...)`."""
     return live_app.app_context
+
+
+@pytest.fixture
+def seeded_user(in_app) -> str:
+    """The dashboard's and the household's sample data, and an account ("Liza") to look at them
+    with: its username."""
+    with in_app():
+        dashboard_seed.sample_data()
+        household_seed.sample_data()
+        return make_account(first_name="Liza").username
 
 
 @pytest.fixture

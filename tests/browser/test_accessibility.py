@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.factories import DEFAULT_PASSWORD, make_admin
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+from tests.support.axe import UNLABELED, axe_violations, describe
 
 PUBLIC_ROUTES = [
     "/login",
@@ -20,25 +16,6 @@ PUBLIC_ROUTES = [
     "/pending-approval?email=someone%40example.org&username=someone",
 ]
 SIGNED_IN_ROUTES = ["/dashboard", "/admin", "/sibol-machines", "/household", "/maintenance", "/chat-support"]
-
-
-def axe_violations(browser) -> list[dict]:
-    if not AXE.exists():
-        pytest.fail("axe-core is not installed (npm ci)")
-    if not browser.execute_script("return !!window.axe"):
-        browser.execute_script(AXE.read_text())
-    result = browser.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));"
-    )
-    return [v for v in result if v.get("impact") in ("serious", "critical")]
-
-
-def describe(violations: list[dict]) -> str:
-    return "\n".join(
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n.get('target') for n in v.get('nodes', [])][:3]}"
-        for v in violations
-    )
 
 
 def sign_in_with_keyboard(browser, base: str, username: str, password: str) -> None:
@@ -94,15 +71,6 @@ def test_every_form_field_has_a_label(live_server, browser, in_app):
         browser.get(live_server.url + route)
         unlabeled[route] = browser.execute_script(UNLABELED)
     assert {r: f for r, f in unlabeled.items() if f} == {}
-
-
-UNLABELED = """
-return Array.from(document.querySelectorAll('input, select, textarea'))
-  .filter(el => el.type !== 'hidden' && el.type !== 'submit' && el.type !== 'button')
-  .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
-                && !el.getAttribute('aria-labelledby') && !el.closest('label'))
-  .map(el => el.outerHTML.slice(0, 120));
-"""
 
 
 def tab_to(browser, element_id: str, limit: int = 25):

@@ -8,7 +8,6 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 
 from sibol.auth import recovery
@@ -16,12 +15,9 @@ from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, ApiToken
 from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_auth import code_in, link_in
+from tests.support.browser import wait
 
 NEW = "Fresh-Passw0rd!"
-
-
-def wait(browser, seconds: float = 10) -> WebDriverWait:
-    return WebDriverWait(browser, seconds)
 
 
 def find(browser, css: str):

@@ -5,9 +5,6 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from sibol.dashboard import seed as dashboard_seed
-from sibol.household import seed as household_seed
-from tests.factories import make_account
 from tests.support.browser import sign_in
 
 LOADED_CHART_JS = (
@@ -15,12 +12,8 @@ LOADED_CHART_JS = (
 )
 
 
-def test_svg_charts_first_then_chart_js_on_hover(live_server, browser, in_app):
-    with in_app():
-        dashboard_seed.sample_data()
-        household_seed.sample_data()
-        username = make_account(first_name="Liza").username
-    sign_in(browser, live_server.url, username)
+def test_svg_charts_first_then_chart_js_on_hover(live_server, browser, seeded_user):
+    sign_in(browser, live_server.url, seeded_user)
     wait = WebDriverWait(browser, 15)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-island-mounted]"))
     doughnut = browser.find_element(By.CSS_SELECTOR, '[data-chart-period="weekly"] svg')

@@ -3,18 +3,11 @@
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from sibol.dashboard import seed as dashboard_seed
-from sibol.household import seed as household_seed
-from tests.factories import make_account
 from tests.support.browser import sign_in
 
 
-def test_totals_switch_by_period_and_the_process_panel_advances(live_server, browser, in_app):
-    with in_app():
-        dashboard_seed.sample_data()
-        household_seed.sample_data()
-        username = make_account(first_name="Liza").username
-    sign_in(browser, live_server.url, username)
+def test_totals_switch_by_period_and_the_process_panel_advances(live_server, browser, seeded_user):
+    sign_in(browser, live_server.url, seeded_user)
     wait = WebDriverWait(browser, 10)
     total = browser.find_element(By.CSS_SELECTOR, "[data-waste-total]")
     assert total.text == "4"

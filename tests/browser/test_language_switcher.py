@@ -7,9 +7,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from sibol.models import RoleId
-from tests.browser.test_responsive import TOPBAR_MAX, set_viewport
 from tests.factories import make_account
-from tests.support.browser import sign_in
+from tests.support.browser import TOPBAR_MAX, set_viewport, sign_in
 
 
 def lang(driver) -> str:

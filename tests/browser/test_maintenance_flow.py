@@ -7,12 +7,12 @@ import zlib
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from sibol.maintenance import seed
 from tests.factories import make_account
 from tests.factories_maintenance import due_in, make_operator
-from tests.support.browser import sign_in
+from tests.support.browser import sign_in, wait
 
 
 def tiny_png() -> bytes:
@@ -28,10 +28,6 @@ def tiny_png() -> bytes:
         + chunk(b"IDAT", zlib.compress(raw))
         + chunk(b"IEND", b"")
     )
-
-
-def wait(browser, timeout: float = 10) -> WebDriverWait:
-    return WebDriverWait(browser, timeout)
 
 
 def set_value(browser, element, value: str) -> None:

@@ -13,9 +13,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
 from sibol.models import RoleId
-from tests.browser.test_accessibility import axe_violations, describe
 from tests.factories import make_account
 from tests.factories_household import make_waste
+from tests.support.axe import axe_violations, describe
 from tests.support.browser import sign_in
 
 

@@ -12,6 +12,7 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from tests.factories import make_account
 from tests.factories_household import make_member, make_reward
+from tests.support.axe import UNLABELED, axe_violations, describe
 from tests.support.browser import make_driver, sign_in
 
 
@@ -69,8 +70,6 @@ def test_resident_claims_and_staff_redeem_the_typed_code(live_server, browser, b
 
 
 def test_new_pages_have_no_serious_accessibility_violations(live_server, browser, in_app):
-    from tests.browser.test_accessibility import UNLABELED, axe_violations, describe
-
     with in_app():
         home = make_account(role=RoleId.HOUSEHOLD)
         member = make_member("Iris Tan", points=300)

@@ -16,13 +16,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from sibol import seed
 from sibol.models import RoleId
-from tests.browser.test_accessibility import axe_violations, describe
 from tests.factories import make_account
-from tests.support.browser import sign_in
+from tests.support.axe import axe_violations, describe
+from tests.support.browser import TOPBAR_MAX, set_viewport, sign_in
 
 SHOTS = Path(__file__).parent / "screenshots"
 WIDTHS = ((390, 844), (1366, 768))
-TOPBAR_MAX = 64
 TABS = {
     "/admin": ["", "?tab=approval"],
     "/sibol-machines": ["", "?tab=machines", "?tab=waste-container", "?tab=process-panels", "?tab=analytics"],
@@ -52,13 +51,6 @@ const tables = [...document.querySelectorAll('.table-wrap > table')].map(t => {
 return {scroll: document.documentElement.scrollWidth, inner: innerWidth, width,
         bar: bar ? bar.getBoundingClientRect().height : 0, tables};
 """
-
-
-def set_viewport(browser, width: int, height: int) -> None:
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
-    )
 
 
 def pages_of(browser, role: RoleId) -> list[str]:

@@ -17,10 +17,9 @@ from sibol.models.telemetry import Alert
 from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
-from tests.browser.test_accessibility import axe_violations, describe
-from tests.browser.test_maintenance_flow import wait
 from tests.factories import make_account, make_machine
-from tests.support.browser import settled_wait, sign_in
+from tests.support.axe import axe_violations, describe
+from tests.support.browser import settled_wait, sign_in, wait
 
 
 def unread(browser) -> str:

@@ -14,7 +14,7 @@ import time
 import requests
 
 from tests.cluster.galera import GaleraCluster, Node
-from tests.support.servers import AppServer, server_env, setup_database
+from tests.support.servers import AppServer, admin_headers, first_area_id, server_env, setup_database
 
 WRITERS = 6
 DATABASE = "sibol"
@@ -46,14 +46,8 @@ def test_a_node_dies_mid_stream(cluster: GaleraCluster, tmp_path):
     setup_database(env)
     servers = [AppServer(env, workers=1, log=tmp_path / f"app{i}.log").start() for i in (1, 2)]
     try:
-        login = requests.post(
-            f"{servers[0].url}/api/auth/login",
-            json={"username": "admin", "password": "Admin-pass1!"},
-            timeout=10,
-        )
-        headers = {"Authorization": f"Bearer {login.json()['token']}"}
-        areas = requests.get(f"{servers[1].url}/api/machines/areas", headers=headers, timeout=10).json()
-        area_id = (areas.get("data") if isinstance(areas, dict) else areas)[0]["Area_id"]
+        headers = admin_headers(servers[0].url)
+        area_id = first_area_id(servers[1].url, headers)
 
         acknowledged: list[tuple[float, str]] = []
         lock = threading.Lock()
@@ -140,14 +134,8 @@ def test_writes_to_two_nodes_at_once_are_retried_not_lost(cluster: GaleraCluster
         for node in (first, second)
     ]
     try:
-        login = requests.post(
-            f"{servers[0].url}/api/auth/login",
-            json={"username": "admin", "password": "Admin-pass1!"},
-            timeout=10,
-        )
-        headers = {"Authorization": f"Bearer {login.json()['token']}"}
-        areas = requests.get(f"{servers[0].url}/api/machines/areas", headers=headers, timeout=10).json()
-        area_id = (areas.get("data") if isinstance(areas, dict) else areas)[0]["Area_id"]
+        headers = admin_headers(servers[0].url)
+        area_id = first_area_id(servers[0].url, headers)
         created = requests.post(
             f"{servers[0].url}/api/machines",
             json={"areaId": area_id, "name": "shared"},

@@ -14,6 +14,8 @@ from tests.factories import DEFAULT_PASSWORD
 
 CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
+# The top bar's greatest height at every width (a Menu button on phones).
+TOPBAR_MAX = 64
 
 
 def chrome_options(binary: str, prefix: str = "sibol-chrome-"):
@@ -69,3 +71,16 @@ def settled_wait(driver: WebDriver, timeout: float = 10) -> WebDriverWait:
     the page being replaced is stale, and Chromium may answer "Node with given id does not belong
     to the document" (a plain WebDriverException). A condition that never holds still times out."""
     return WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,))
+
+
+def wait(driver: WebDriver, timeout: float = 10) -> WebDriverWait:
+    """A plain wait; where the page re-renders under the test, use settled_wait."""
+    return WebDriverWait(driver, timeout)
+
+
+def set_viewport(driver: WebDriver, width: int, height: int) -> None:
+    """Emulates a screen of this size (a phone's below 600 px wide)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )

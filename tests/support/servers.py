@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import requests
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -53,6 +54,9 @@ def drop_database(url: str) -> None:
     server.dispose()
 
 
+ADMIN_PASSWORD = "Admin-pass1!"  # noqa: S105 - the first Admin of the test servers' databases
+
+
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SIBOL_", "MAIL_", "GOOGLE_"))}
     env.pop("RATELIMIT_STORAGE_URI", None)
@@ -65,7 +69,7 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
         SECRET_KEY="shared-test-secret",
         SIBOL_SAMPLE_DATA="0",
         SIBOL_ADMIN_USERNAME="admin",
-        SIBOL_ADMIN_PASSWORD="Admin-pass1!",
+        SIBOL_ADMIN_PASSWORD=ADMIN_PASSWORD,
         SIBOL_ADMIN_EMAIL="admin@example.test",
     )
     env.update(extra)
@@ -172,3 +176,17 @@ class AppServer:
 
     def stop(self) -> None:
         stop_group(self.proc)
+
+
+def admin_headers(base_url: str) -> dict[str, str]:
+    """Bearer headers of the first Admin (made by setup_database), signed in at the server."""
+    login = requests.post(
+        f"{base_url}/api/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}, timeout=10
+    )
+    return {"Authorization": f"Bearer {login.json()['token']}"}
+
+
+def first_area_id(base_url: str, headers: dict[str, str]) -> int:
+    """The id of the first area the machines API lists (a new machine needs one)."""
+    areas = requests.get(f"{base_url}/api/machines/areas", headers=headers, timeout=10).json()
+    return (areas.get("data") if isinstance(areas, dict) else areas)[0]["Area_id"]

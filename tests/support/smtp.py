@@ -29,3 +29,14 @@ def smtp_server() -> Iterator[tuple[Controller, Inbox]]:
         yield controller, inbox
     finally:
         controller.stop()
+
+
+def mail_settings(port: int, **extra) -> dict:
+    """The app's settings that send real mail through the test SMTP server listening on `port`."""
+    return {
+        "MAIL_SERVER": "127.0.0.1",
+        "MAIL_PORT": port,
+        "MAIL_SUPPRESS_SEND": False,
+        "MAIL_DEFAULT_SENDER": "SIBOL <no-reply@sibol.test>",
+        **extra,
+    }

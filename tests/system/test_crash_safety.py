@@ -8,7 +8,15 @@ import time
 import requests
 from sqlalchemy import create_engine, text
 
-from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
+from tests.support.servers import (
+    AppServer,
+    admin_headers,
+    drop_database,
+    first_area_id,
+    fresh_database,
+    server_env,
+    setup_database,
+)
 
 WRITERS = 6
 
@@ -18,12 +26,8 @@ def test_acknowledged_writes_survive_sigkill(tmp_path):
     env = server_env(url)
     setup_database(env)
     server = AppServer(env, workers=2, log=tmp_path / "server.log").start()
-    login = requests.post(
-        f"{server.url}/api/auth/login", json={"username": "admin", "password": "Admin-pass1!"}, timeout=10
-    )
-    headers = {"Authorization": f"Bearer {login.json()['token']}"}
-    area_id = requests.get(f"{server.url}/api/machines/areas", headers=headers, timeout=10).json()
-    area_id = (area_id.get("data") if isinstance(area_id, dict) else area_id)[0]["Area_id"]
+    headers = admin_headers(server.url)
+    area_id = first_area_id(server.url, headers)
 
     acknowledged: list[str] = []
     lock = threading.Lock()

@@ -102,6 +102,22 @@ def test_missing_mysql_headers_stop_make_with_the_debian_packages_to_install(tmp
 def test_make_lint_checks_formatting_types_and_typescript(tmp_path):
     lint = make(tmp_path / "venv", "-n", "lint")
     assert lint.returncode == 0, lint.stderr
-    for step in ("ruff check", "ruff format --check", "bin/mypy", "typecheck"):
+    for step in (
+        "ruff check",
+        "ruff format --check",
+        "bin/mypy",
+        "typecheck",
+        "run --silent lint",
+        "format:check",
+    ):
         assert step in lint.stdout, step
     assert "make lint" in (ROOT / ".ci" / "run").read_text()
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    assert "node_modules/.bin/eslint" in hooks and "node_modules/.bin/prettier --check" in hooks
+
+
+def test_make_test_quick_runs_unit_and_api_tests_without_a_browser_and_vitest(tmp_path):
+    quick = make(tmp_path / "venv", "-n", "test-quick")
+    assert quick.returncode == 0, quick.stderr
+    assert '-m pytest -m "not browser" tests/unit tests/api' in quick.stdout
+    assert "npm test" in quick.stdout

@@ -62,7 +62,9 @@ export function AccountModal(props: AccountModalProps) {
 
   function toggle(moduleId: number, on: boolean) {
     setAccess((current) =>
-      on ? [...new Set([...current, moduleId])].sort((a, b) => a - b) : current.filter((id) => id !== moduleId),
+      on
+        ? [...new Set([...current, moduleId])].sort((a, b) => a - b)
+        : current.filter((id) => id !== moduleId),
     );
   }
 
@@ -121,7 +123,9 @@ export function AccountModal(props: AccountModalProps) {
           </p>
           {created.setPasswordLinkSent ? (
             <p data-set-password-sent>
-              {t("A single-use link to set the password was e-mailed to {email}.", { email: created.email ?? "" })}
+              {t("A single-use link to set the password was e-mailed to {email}.", {
+                email: created.email ?? "",
+              })}
             </p>
           ) : (
             <p data-password-kept>{t("The password you entered was set; it is not shown or e-mailed.")}</p>
@@ -162,15 +166,32 @@ export function AccountModal(props: AccountModalProps) {
                   />
                 </Field>
                 <Field id="m-last" label={t("Last name")}>
-                  <input id="m-last" value={lastName} maxLength={100} onChange={(e) => setLastName(e.target.value)} />
+                  <input
+                    id="m-last"
+                    value={lastName}
+                    maxLength={100}
+                    onChange={(e) => setLastName(e.target.value)}
+                  />
                 </Field>
                 <Field id="m-email" label={t("Email")}>
-                  <input id="m-email" type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+                  <input
+                    id="m-email"
+                    type="email"
+                    value={email}
+                    maxLength={254}
+                    onChange={(e) => setEmail(e.target.value)}
+                  />
                 </Field>
-                <Field id="m-username" label={t("Username")} hint={t("From the first and last name; a number is added if it is taken.")}>
+                <Field
+                  id="m-username"
+                  label={t("Username")}
+                  hint={t("From the first and last name; a number is added if it is taken.")}
+                >
                   <input id="m-username" value={preview} readOnly aria-describedby="m-username-hint" />
                 </Field>
-                <Field id="m-password" label={t("Password")}
+                <Field
+                  id="m-password"
+                  label={t("Password")}
                   hint={t("Leave blank to e-mail the user a single-use link to set their own password.")}
                 >
                   <input
@@ -238,7 +259,13 @@ export function AccountModal(props: AccountModalProps) {
             </button>
           ) : null}
           <DialogActions onCancel={onClose} cancelDisabled={busy} busy={busy}>
-            {editing ? (busy ? t("Saving...") : t("Save changes")) : busy ? t("Creating...") : t("Create User")}
+            {editing
+              ? busy
+                ? t("Saving...")
+                : t("Save changes")
+              : busy
+                ? t("Creating...")
+                : t("Create User")}
           </DialogActions>
           {editing ? (
             <section aria-labelledby="m-audit-title">

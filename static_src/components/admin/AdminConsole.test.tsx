@@ -32,7 +32,11 @@ function stubFetch(respond: (call: Call) => [number, unknown]): Call[] {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init: RequestInit) => {
-      const call = { url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined };
+      const call = {
+        url,
+        method: init.method ?? "GET",
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
       calls.push(call);
       const [status, body] = respond(call);
       return new Response(JSON.stringify(body), { status });
@@ -81,8 +85,15 @@ describe("AccountModal (create)", () => {
       {
         url: "/api/admin/create",
         method: "POST",
-        body: { FirstName: "Ana", LastName: "Cruz", Email: "ana@x.ph", Roles: 3, Access: [1, 2, 3],
-                Password: "", Barangay_id: 7 },
+        body: {
+          FirstName: "Ana",
+          LastName: "Cruz",
+          Email: "ana@x.ph",
+          Roles: 3,
+          Access: [1, 2, 3],
+          Password: "",
+          Barangay_id: 7,
+        },
       },
     ]);
     expect(screen.getByText("A single-use link to set the password was e-mailed to ana@x.ph.")).toBeTruthy();
@@ -96,7 +107,9 @@ describe("AccountModal (create)", () => {
     render(<AccountModal {...PROPS} mode="create" onClose={() => {}} onSaved={() => {}} />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Create User" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("An account with this e-mail already exists.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "An account with this e-mail already exists.",
+    );
     reply = "";
     await user.click(screen.getByRole("button", { name: "Create User" }));
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Create failed"));
@@ -108,13 +121,25 @@ describe("AccountModal (edit)", () => {
     const calls = stubFetch(() => [200, { success: true }]);
     const saved = vi.fn();
     const account = {
-      Account_id: 5, Username: "pedro", FirstName: "Pedro", LastName: "Reyes", Email: "p@x.ph",
-      Barangay_id: null, Roles: 4, IsActive: 1, Access: [1, 4, 5],
+      Account_id: 5,
+      Username: "pedro",
+      FirstName: "Pedro",
+      LastName: "Reyes",
+      Email: "p@x.ph",
+      Barangay_id: null,
+      Roles: 4,
+      IsActive: 1,
+      Access: [1, 4, 5],
     };
     render(
-      <AccountModal {...PROPS} mode="edit" account={account}
+      <AccountModal
+        {...PROPS}
+        mode="edit"
+        account={account}
         audit={[{ id: 1, summary: "boss created the account", at: "2026-11-21T10:00:00Z" }]}
-        onClose={() => {}} onSaved={saved} />,
+        onClose={() => {}}
+        onSaved={saved}
+      />,
     );
     expect((screen.getByLabelText("Username") as HTMLInputElement).readOnly).toBe(true);
     expect(screen.getByText("boss created the account")).toBeTruthy();
@@ -124,7 +149,11 @@ describe("AccountModal (edit)", () => {
     await user.click(screen.getByRole("button", { name: "Use the role's default modules" }));
     await user.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(saved).toHaveBeenCalledWith("edit"));
-    expect(calls[0]).toEqual({ url: "/api/admin/5", method: "PUT", body: { ...account, Roles: 2, Access: [1, 2, 3, 4, 5] } });
+    expect(calls[0]).toEqual({
+      url: "/api/admin/5",
+      method: "PUT",
+      body: { ...account, Roles: 2, Access: [1, 2, 3, 4, 5] },
+    });
   });
 });
 
@@ -177,7 +206,9 @@ describe("AdminConsole row actions", () => {
     const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
     const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
     const reload = vi.fn();
-    render(<AdminConsole {...PROPS} reload={reload} />, { container: document.body.appendChild(document.createElement("div")) });
+    render(<AdminConsole {...PROPS} reload={reload} />, {
+      container: document.body.appendChild(document.createElement("div")),
+    });
     expect((document.querySelector("[data-noscript-reason]") as HTMLElement).hidden).toBe(true);
     await act(async () => {
       fireEvent.submit(document.querySelector("[data-admin-approve]")!);
@@ -198,7 +229,9 @@ describe("AdminConsole row actions", () => {
     const prompt = vi.spyOn(window, "prompt").mockReturnValueOnce(null).mockReturnValue("Not a resident");
     const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
     const reload = vi.fn();
-    render(<AdminConsole {...PROPS} reload={reload} />, { container: document.body.appendChild(document.createElement("div")) });
+    render(<AdminConsole {...PROPS} reload={reload} />, {
+      container: document.body.appendChild(document.createElement("div")),
+    });
     const form = document.querySelector("[data-admin-reject]")!;
     await act(async () => {
       fireEvent.submit(form);
@@ -210,7 +243,11 @@ describe("AdminConsole row actions", () => {
       fireEvent.submit(form);
     });
     await waitFor(() => expect(alert).toHaveBeenCalledWith("Reject failed"));
-    expect(calls[0]).toEqual({ url: "/api/admin/pending-accounts/11/reject", method: "POST", body: { reason: "Not a resident" } });
+    expect(calls[0]).toEqual({
+      url: "/api/admin/pending-accounts/11/reject",
+      method: "POST",
+      body: { reason: "Not a resident" },
+    });
     expect(reload).not.toHaveBeenCalled();
     status = 200;
     await act(async () => {

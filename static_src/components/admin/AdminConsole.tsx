@@ -10,10 +10,7 @@ import { AccountModal } from "./AccountModal";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { t } from "../../lib/i18n";
 
-type ModalState =
-  | { mode: "create" }
-  | { mode: "edit"; account: AdminAccount; audit: AuditItem[] }
-  | null;
+type ModalState = { mode: "create" } | { mode: "edit"; account: AdminAccount; audit: AuditItem[] } | null;
 
 function reloadPage(): void {
   window.location.reload();
@@ -41,7 +38,10 @@ const ADMIN_ROLE = 1;
  * The approve call's body from the row's form: the role chosen under "Approve as" (the one asked
  * for by default). Admin needs a second confirmation naming the role; null when cancelled.
  */
-export function approvalBody(form: HTMLFormElement, name: string): { role?: number; confirmRole?: string } | null {
+export function approvalBody(
+  form: HTMLFormElement,
+  name: string,
+): { role?: number; confirmRole?: string } | null {
   const select = form.querySelector<HTMLSelectElement>("select[data-approve-role]");
   const role = select ? Number(select.value) : Number(form.dataset.requestedRole ?? 0);
   const roleName = select?.selectedOptions[0]?.textContent?.trim() ?? "";
@@ -136,8 +136,12 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       if (adminToggle !== undefined) {
         const isActive = form.dataset.active === "1";
         // Disabling signs the person out everywhere: ask first; Enable reverses it.
-        if (!isActive && !window.confirm(t("Disable account for {name}? They will be signed out.", { name }))) return;
-        await run(() => api.patch(`/api/admin/${adminToggle}/active`, { isActive }), t("Toggle active failed"));
+        if (!isActive && !window.confirm(t("Disable account for {name}? They will be signed out.", { name })))
+          return;
+        await run(
+          () => api.patch(`/api/admin/${adminToggle}/active`, { isActive }),
+          t("Toggle active failed"),
+        );
       } else if (adminApprove !== undefined) {
         const body = approvalBody(form, name);
         if (body === null) return;

@@ -29,14 +29,16 @@ interface Message {
   debugCode?: string;
 }
 
-
 export function PasswordChecks({ password, confirm }: { password: string; confirm: string }) {
   const match = matchText(password, confirm);
   const met = rulesMet(password);
   return (
     <>
       {match ? (
-        <p className={`pw-match ${password === confirm ? "pw-match--ok" : "pw-match--bad"}`} aria-live="polite">
+        <p
+          className={`pw-match ${password === confirm ? "pw-match--ok" : "pw-match--bad"}`}
+          aria-live="polite"
+        >
           {match}
         </p>
       ) : null}
@@ -247,7 +249,15 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
         <>
           <p id="fp-code-label">{t("Enter 6-digit code")}</p>
           <CodeInput value={code} onChange={setCode} labelledBy="fp-code-label" autoFocus />
-          <DialogActions cancel={t("Back")} onCancel={() => { setError(""); setInfo(""); setStep("email"); }} busy={loading}>
+          <DialogActions
+            cancel={t("Back")}
+            onCancel={() => {
+              setError("");
+              setInfo("");
+              setStep("email");
+            }}
+            busy={loading}
+          >
             {t("Verify Code")}
           </DialogActions>
           <p className="fp-resend">
@@ -261,14 +271,36 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "reset" ? (
         <>
-          <PasswordInput id="fp-new" label={t("New password")} showLabel={t("Show new password")}
-            hideLabel={t("Hide new password")} value={newPassword} shown={showNew}
-            onChange={setNewPassword} onToggle={() => setShowNew((s) => !s)} />
-          <PasswordInput id="fp-confirm" label={t("Confirm password")} showLabel={t("Show confirm password")}
-            hideLabel={t("Hide confirm password")} value={confirm} shown={showConfirm}
-            onChange={setConfirm} onToggle={() => setShowConfirm((s) => !s)} />
+          <PasswordInput
+            id="fp-new"
+            label={t("New password")}
+            showLabel={t("Show new password")}
+            hideLabel={t("Hide new password")}
+            value={newPassword}
+            shown={showNew}
+            onChange={setNewPassword}
+            onToggle={() => setShowNew((s) => !s)}
+          />
+          <PasswordInput
+            id="fp-confirm"
+            label={t("Confirm password")}
+            showLabel={t("Show confirm password")}
+            hideLabel={t("Hide confirm password")}
+            value={confirm}
+            shown={showConfirm}
+            onChange={setConfirm}
+            onToggle={() => setShowConfirm((s) => !s)}
+          />
           <PasswordChecks password={newPassword} confirm={confirm} />
-          <DialogActions cancel={t("Back")} onCancel={() => { setError(""); setInfo(""); setStep("verify"); }} busy={loading}>
+          <DialogActions
+            cancel={t("Back")}
+            onCancel={() => {
+              setError("");
+              setInfo("");
+              setStep("verify");
+            }}
+            busy={loading}
+          >
             {t("Reset Password")}
           </DialogActions>
         </>
@@ -276,7 +308,9 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
 
       {step === "done" ? (
         <>
-          <p className="banner banner--success" role="status">{t("Your password was reset successfully.")}</p>
+          <p className="banner banner--success" role="status">
+            {t("Your password was reset successfully.")}
+          </p>
           <div className="modal__actions">
             <button type="button" className="btn btn--primary" onClick={close}>
               {t("Close")}

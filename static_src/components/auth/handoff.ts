@@ -3,6 +3,7 @@
  * user (encoded JSON) and auth, read from the URL query or hash.
  */
 import { clearSession, storeSession, storedUser } from "../../lib/api";
+import { whenReady } from "../../lib/island";
 
 export interface Handoff {
   token: string | null;
@@ -72,4 +73,23 @@ export function followHandoff(tokenNames = ["token", "access_token"]): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * /dashboard: stores the sign-in handoff carried in the address and strips it from the address;
+ * auth=fail ends the page session (or goes to /login when there is no logout form).
+ */
+export function dashboardHandoff(): void {
+  const handoff = readHandoff(window.location);
+  if (!handoff.present) return;
+  if (handoff.auth === "fail") {
+    // Sign-in failed: end this page session too, or /login would send us back here.
+    clearSession();
+    const logout = document.querySelector<HTMLFormElement>("form[data-logout]");
+    if (logout) whenReady(() => logout.submit());
+    else window.location.replace("/login");
+    return;
+  }
+  storeHandoff(handoff);
+  window.history.replaceState(null, "", strippedUrl(window.location));
 }

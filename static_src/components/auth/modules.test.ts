@@ -2,7 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { allowedModules, includesAdmin } from "./modules";
 
 function answer(body: string, status = 200) {
-  vi.stubGlobal("fetch", vi.fn(async () => new Response(body, { status })));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(body, { status })),
+  );
 }
 
 describe("allowed modules", () => {

@@ -19,7 +19,8 @@ export async function allowedModules(): Promise<AllowedModule[]> {
   } catch (err) {
     if (err instanceof ApiError && err.status > 0) {
       const raw = err.payload as { raw?: unknown } | null;
-      const body = raw && typeof raw === "object" && "raw" in raw ? String(raw.raw) : JSON.stringify(err.payload ?? "");
+      const body =
+        raw && typeof raw === "object" && "raw" in raw ? String(raw.raw) : JSON.stringify(err.payload ?? "");
       throw new Error(`HTTP ${err.status}: ${body}`);
     }
     throw err;

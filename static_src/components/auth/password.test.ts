@@ -15,7 +15,13 @@ describe("password rule, meter and checklist", () => {
   });
 
   it("lists the five rules and requires all of them", () => {
-    expect(rulesMet("ABCDEFGH")).toEqual({ length: true, upper: true, lower: false, number: false, symbol: false });
+    expect(rulesMet("ABCDEFGH")).toEqual({
+      length: true,
+      upper: true,
+      lower: false,
+      number: false,
+      symbol: false,
+    });
     expect(meetsPasswordRule("abcD1!xy")).toBe(true);
     expect(meetsPasswordRule("abcD1!x")).toBe(false);
   });

@@ -32,7 +32,19 @@ describe("sign-up rules (spec section 5)", () => {
 
   it("sends both spellings of the payload", () => {
     const body = signupPayload(ok, "juan", false);
-    expect(body).toMatchObject({ firstName: "Juan", FirstName: "Juan", areaId: 2, Area_id: 2, role: 4, roleId: 4,
-      Roles: 4, email: "juan@x.ph", Email: "juan@x.ph", username: "juan", Username: "juan", isSSO: false });
+    expect(body).toMatchObject({
+      firstName: "Juan",
+      FirstName: "Juan",
+      areaId: 2,
+      Area_id: 2,
+      role: 4,
+      roleId: 4,
+      Roles: 4,
+      email: "juan@x.ph",
+      Email: "juan@x.ph",
+      username: "juan",
+      Username: "juan",
+      isSSO: false,
+    });
   });
 });

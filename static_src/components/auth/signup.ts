@@ -12,15 +12,24 @@ export function stripName(value: string): string {
 export function deriveUsername(email: string, first: string, last: string): string {
   const at = email.indexOf("@");
   if (email.trim() && at > 0) {
-    const local = email.slice(0, at).replace(/[^A-Za-z0-9._-]/g, "").slice(0, USERNAME_MAX);
+    const local = email
+      .slice(0, at)
+      .replace(/[^A-Za-z0-9._-]/g, "")
+      .slice(0, USERNAME_MAX);
     if (local) return local;
   }
-  return `${first}${last}`.toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, USERNAME_MAX);
+  return `${first}${last}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+    .slice(0, USERNAME_MAX);
 }
 
 /** check-status without a username: from the e-mail, letters and dots only, lowercase. */
 export function usernameFromEmail(email: string): string {
-  return email.split("@", 1)[0].toLowerCase().replace(/[^a-z.]/g, "");
+  return email
+    .split("@", 1)[0]
+    .toLowerCase()
+    .replace(/[^a-z.]/g, "");
 }
 
 export interface SignupValues {
@@ -50,7 +59,8 @@ export function validateSignup(v: SignupValues): SignupErrors {
   if (!v.email.trim()) errors.email = t("Email is required");
   else if (!EMAIL.test(v.email.trim())) errors.email = t("Enter a valid email");
   if (!v.areaId) errors.areaId = t("Barangay is required");
-  else if (!/^\d+$/.test(v.areaId) || Number(v.areaId) <= 0) errors.areaId = t("Barangay must be a valid number");
+  else if (!/^\d+$/.test(v.areaId) || Number(v.areaId) <= 0)
+    errors.areaId = t("Barangay must be a valid number");
   return errors;
 }
 
@@ -62,7 +72,19 @@ export function signupPayload(v: SignupValues, username: string, isSSO: boolean)
   const lastName = v.lastName.trim();
   const email = v.email.trim();
   return {
-    firstName, lastName, areaId, email, role, roleId: role, username, isSSO,
-    FirstName: firstName, LastName: lastName, Area_id: areaId, Email: email, Roles: role, Username: username,
+    firstName,
+    lastName,
+    areaId,
+    email,
+    role,
+    roleId: role,
+    username,
+    isSSO,
+    FirstName: firstName,
+    LastName: lastName,
+    Area_id: areaId,
+    Email: email,
+    Roles: role,
+    Username: username,
   };
 }

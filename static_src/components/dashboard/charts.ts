@@ -67,7 +67,9 @@ export function wasteChart(canvas: HTMLCanvasElement, figures: PeriodFigures): C
       plugins: {
         legend: { display: false }, // the figures table below names each colour
         tooltip: {
-          callbacks: { label: (item) => t("{label}: {value} kg", { label: item.label, value: item.formattedValue }) },
+          callbacks: {
+            label: (item) => t("{label}: {value} kg", { label: item.label, value: item.formattedValue }),
+          },
         },
       },
     },

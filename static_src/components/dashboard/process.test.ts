@@ -19,7 +19,10 @@ describe("process panel", () => {
     vi.useFakeTimers();
     const list = document.createElement("ol");
     list.innerHTML = ["Filtering", "Slurry Making", "Biogas Generation", "Final Output"]
-      .map((name) => `<li class="process__step"><span class="process__name">${name}</span><span class="process__state"></span></li>`)
+      .map(
+        (name) =>
+          `<li class="process__step"><span class="process__name">${name}</span><span class="process__state"></span></li>`,
+      )
       .join("");
     const stop = runProcess(list, 3);
     const active = () => list.querySelector('[aria-current="step"] .process__name')?.textContent;
@@ -43,10 +46,16 @@ describe("runProcess with prefers-reduced-motion", () => {
   it("stays on the first stage", () => {
     vi.useFakeTimers();
     const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ matches: query.includes("reduce"), media: query })) as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes("reduce"),
+      media: query,
+    })) as typeof window.matchMedia;
     const list = document.createElement("ol");
     list.innerHTML = ["Filtering", "Slurry Making"]
-      .map((name) => `<li class="process__step"><span class="process__name">${name}</span><span class="process__state"></span></li>`)
+      .map(
+        (name) =>
+          `<li class="process__step"><span class="process__name">${name}</span><span class="process__state"></span></li>`,
+      )
       .join("");
     const stop = runProcess(list, 3);
     vi.advanceTimersByTime(9000);

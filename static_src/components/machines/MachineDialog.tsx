@@ -69,11 +69,20 @@ export function MachineDialog({
   }
 
   return (
-    <Dialog id={id} title={machine ? t("Edit Machine #{id}", { id: machine.machine_id }) : t("Add Machine")} onClose={onClose}>
+    <Dialog
+      id={id}
+      title={machine ? t("Edit Machine #{id}", { id: machine.machine_id }) : t("Add Machine")}
+      onClose={onClose}
+    >
       <form onSubmit={submit}>
         {editing && (
           <Field id="machine-edit-name" label={t("Machine Name")} required>
-            <input id="machine-edit-name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              id="machine-edit-name"
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </Field>
         )}
         <Field id={`${id}-area`} label={t("Area")} required>
@@ -102,11 +111,23 @@ export function MachineDialog({
           </Field>
         ) : (
           <Field id="machine-add-start" label={t("Start Date")} required>
-            <input id="machine-add-start" type="date" required value={startDate} onChange={(e) => setStartDate(e.target.value)} />
+            <input
+              id="machine-add-start"
+              type="date"
+              required
+              value={startDate}
+              onChange={(e) => setStartDate(e.target.value)}
+            />
           </Field>
         )}
         <DialogActions onCancel={onClose} busy={busy}>
-          {busy ? (editing ? t("Updating...") : t("Creating...")) : editing ? t("Update Machine") : t("Add Machine")}
+          {busy
+            ? editing
+              ? t("Updating...")
+              : t("Creating...")
+            : editing
+              ? t("Update Machine")
+              : t("Add Machine")}
         </DialogActions>
       </form>
     </Dialog>

@@ -7,7 +7,15 @@ import { areaLabel, listOf, type Machine } from "./types";
 type Call = { method: string; url: string; body: unknown };
 
 const MACHINES: Machine[] = [
-  { machine_id: 7, Name: "Digester", Area_id: 2, Area_Name: "Purok 2", status_id: 1, status_name: "Active", lastReading: "5 min ago" },
+  {
+    machine_id: 7,
+    Name: "Digester",
+    Area_id: 2,
+    Area_Name: "Purok 2",
+    status_id: 1,
+    status_name: "Active",
+    lastReading: "5 min ago",
+  },
   { machine_id: 9, Name: "Orphan", Area_id: 42, Area_Name: null, status_id: null, status_name: null },
 ];
 
@@ -17,9 +25,19 @@ function stubServer(fail?: { status: number; body: unknown }): Call[] {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init: RequestInit) => {
-      calls.push({ method: init.method ?? "GET", url, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      calls.push({
+        method: init.method ?? "GET",
+        url,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      });
       const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-      if (url.startsWith("/api/machines/areas")) return json({ data: [{ Area_id: 2, Area_Name: "Purok 2" }, { Area_id: 3, Area_Name: "Purok 3" }] });
+      if (url.startsWith("/api/machines/areas"))
+        return json({
+          data: [
+            { Area_id: 2, Area_Name: "Purok 2" },
+            { Area_id: 3, Area_Name: "Purok 3" },
+          ],
+        });
       if (url.startsWith("/api/machines/statuses")) return json([{ Mach_status_id: 1, Status: "Active" }]);
       if (url.startsWith("/api/machines?")) {
         if (fail) return json(fail.body, fail.status);
@@ -58,7 +76,9 @@ describe("MachinesTable", () => {
     expect(screen.getByText("1-2 of 2")).toBeTruthy();
     expect(screen.getByText("5 min ago")).toBeTruthy(); // telemetry: last reading, or "never"
     expect(screen.getByText("never")).toBeTruthy();
-    expect(screen.getByLabelText("Device key of machine #9").getAttribute("href")).toBe("/sibol-machines/machines/9/device");
+    expect(screen.getByLabelText("Device key of machine #9").getAttribute("href")).toBe(
+      "/sibol-machines/machines/9/device",
+    );
   });
 
   it("shows the server's message, or the fallback, in a dismissible banner", async () => {
@@ -85,7 +105,11 @@ describe("MachinesTable", () => {
     await userEvent.click(screen.getByRole("button", { name: "Update Machine" }));
     await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine updated successfully!"));
     const put = calls.find((c) => c.method === "PUT");
-    expect(put).toEqual({ method: "PUT", url: "/api/machines/7", body: { name: "Digester", areaId: 3, status: null } });
+    expect(put).toEqual({
+      method: "PUT",
+      url: "/api/machines/7",
+      body: { name: "Digester", areaId: 3, status: null },
+    });
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith("/api/machines?")).length).toBe(2));
   });
 
@@ -102,7 +126,10 @@ describe("MachinesTable", () => {
     await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine created successfully!"));
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ areaId: 2 });
 
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ message: "Area not found." }), { status: 400 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ message: "Area not found." }), { status: 400 })),
+    );
     button.click();
     await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
     await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));

@@ -52,33 +52,37 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
   const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(openAdd ? { kind: "add" } : null);
 
-  const applyMachines = useCallback(
-    (payload: unknown) => {
-      const rows = listOf<Machine>(payload);
-      setMachines(rows);
-      const paged = payload as Partial<MachinePage> | null;
-      setTotal(typeof paged?.total === "number" ? paged.total : rows.length);
-    },
-    [],
-  );
+  const applyMachines = useCallback((payload: unknown) => {
+    const rows = listOf<Machine>(payload);
+    setMachines(rows);
+    const paged = payload as Partial<MachinePage> | null;
+    setTotal(typeof paged?.total === "number" ? paged.total : rows.length);
+  }, []);
 
-  const loadAll = useCallback(async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      const [machinePayload, areaPayload, statusPayload] = await Promise.all([
-        api.get(machinesPath(q, page, perPage)),
-        api.get("/api/machines/areas"),
-        api.get("/api/machines/statuses"),
-      ]);
-      applyMachines(machinePayload);
-      setAreas(listOf<AreaOption>(areaPayload));
-      setStatuses(listOf<StatusOption>(statusPayload));
-    } catch (err) {
-      setError(errorText(err, t("Failed to load machine data"), { showStatus: true }));
-    } finally {
-      setLoading(false);
-    }
+  // The first load: machines, areas and statuses together. State is set only once the answers are
+  // in (loading starts true), and an answer that arrives after the table is gone is dropped.
+  useEffect(() => {
+    let live = true;
+    Promise.all([
+      api.get(machinesPath(q, page, perPage)),
+      api.get("/api/machines/areas"),
+      api.get("/api/machines/statuses"),
+    ])
+      .then(([machinePayload, areaPayload, statusPayload]) => {
+        if (!live) return;
+        applyMachines(machinePayload);
+        setAreas(listOf<AreaOption>(areaPayload));
+        setStatuses(listOf<StatusOption>(statusPayload));
+      })
+      .catch((err: unknown) => {
+        if (live) setError(errorText(err, t("Failed to load machine data"), { showStatus: true }));
+      })
+      .finally(() => {
+        if (live) setLoading(false);
+      });
+    return () => {
+      live = false;
+    };
   }, [q, page, perPage, applyMachines]);
 
   const reloadMachines = useCallback(async () => {
@@ -91,10 +95,6 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       setLoading(false);
     }
   }, [q, page, perPage, applyMachines]);
-
-  useEffect(() => {
-    void loadAll();
-  }, [loadAll]);
 
   useEffect(() => {
     if (!addButton) return;
@@ -119,7 +119,12 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
     <>
       {error && (
         <div className="banner banner--error" role="alert" data-testid="machines-error">
-          <button type="button" className="banner__close" aria-label={t("Dismiss")} onClick={() => setError(null)}>
+          <button
+            type="button"
+            className="banner__close"
+            aria-label={t("Dismiss")}
+            onClick={() => setError(null)}
+          >
             &times;
           </button>
           {error}
@@ -215,4 +220,20 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
       )}
     </>
   );
+}
+
+/** The island's props from the server's (`q`, `page`, `perPage`, `add`), with the toolbar's Add button. */
+export function tableProps(props: Record<string, unknown>): MachinesTableProps {
+  return {
+    q: String(props.q ?? ""),
+    page: Number(props.page ?? 1) || 1,
+    perPage: Number(props.perPage ?? 10) || 10,
+    addButton: document.getElementById("machines-add"),
+    openAdd: props.add === true,
+  };
+}
+
+/** The server's add/edit dialogs (opened by ?add=1 / ?edit=ID without JavaScript) give way to the modals. */
+export function dropNoScriptDialogs(): void {
+  for (const id of ["machine-add-nojs", "machine-edit-nojs"]) document.getElementById(id)?.remove();
 }

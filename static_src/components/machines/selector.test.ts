@@ -11,10 +11,28 @@ function stubMachines(): string[] {
       urls.push(url);
       const q = new URL(url, "http://x").searchParams.get("q") ?? "";
       const all = [
-        { machine_id: 1, Name: "Alpha Digester", Area_id: 1, Area_Name: "Purok 1", status_id: null, status_name: null },
-        { machine_id: 2, Name: "Beta Shredder", Area_id: 1, Area_Name: "Purok 1", status_id: null, status_name: null },
+        {
+          machine_id: 1,
+          Name: "Alpha Digester",
+          Area_id: 1,
+          Area_Name: "Purok 1",
+          status_id: null,
+          status_name: null,
+        },
+        {
+          machine_id: 2,
+          Name: "Beta Shredder",
+          Area_id: 1,
+          Area_Name: "Purok 1",
+          status_id: null,
+          status_name: null,
+        },
       ];
-      const data = all.filter((m) => m.Name.toLowerCase().split(" ").some((w) => w.startsWith(q.toLowerCase())));
+      const data = all.filter((m) =>
+        m.Name.toLowerCase()
+          .split(" ")
+          .some((w) => w.startsWith(q.toLowerCase())),
+      );
       return new Response(JSON.stringify({ data, total: null, page: 1, per_page: 8 }));
     }),
   );

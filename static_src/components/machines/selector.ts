@@ -140,3 +140,21 @@ export function createSelector(host: HTMLElement, { current, onChoose }: Selecto
   });
   return input;
 }
+
+export interface SelectorIslandProps {
+  machine: { id: number; name: string } | null;
+  tab: string;
+  q: string;
+}
+
+/** The machines tab's selector: choosing a machine reloads the tab for it (?machine=ID, the search kept). */
+export function machineTabSelector(el: HTMLElement, props: SelectorIslandProps): void {
+  createSelector(el, {
+    current: props.machine,
+    onChoose: (machine) => {
+      const params = new URLSearchParams({ tab: props.tab, machine: String(machine.machine_id) });
+      if (props.q) params.set("q", props.q);
+      window.location.assign(`${window.location.pathname}?${params.toString()}`);
+    },
+  });
+}

@@ -54,4 +54,3 @@ export function statusBadgeClass(status: string | null): string {
   if (!status) return "badge badge--grey";
   return `badge badge--${STATUS_COLOURS[status] ?? "blue"}`;
 }
-

@@ -113,7 +113,9 @@ describe("requestFormErrors", () => {
   });
 
   it("names every missing field and a past due date", () => {
-    expect(requestFormErrors({ assignedTo: "", issue: "  ", priority: "", dueDate: "" }, "2026-11-21")).toEqual({
+    expect(
+      requestFormErrors({ assignedTo: "", issue: "  ", priority: "", dueDate: "" }, "2026-11-21"),
+    ).toEqual({
       assignedTo: "Assigned to is required.",
       issue: "Issue is required.",
       priority: "Priority is required.",

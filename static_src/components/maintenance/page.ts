@@ -16,14 +16,18 @@ export interface PageProps {
 }
 
 /** Why a chosen file cannot be uploaded, or null when it may be. */
-export function imageProblem(file: { name: string; type: string; size: number }, maxBytes: number): string | null {
+export function imageProblem(
+  file: { name: string; type: string; size: number },
+  maxBytes: number,
+): string | null {
   if (!IMAGE_TYPES.includes(file.type)) {
     return file.name
       ? t("{name} is not an image (PNG, JPEG, GIF or WebP).", { name: file.name })
       : t("The file is not an image (PNG, JPEG, GIF or WebP).");
   }
   if (file.size > maxBytes) return t("The image must be 10 MB or smaller.");
-  if (file.size === 0) return file.name ? t("{name} is empty.", { name: file.name }) : t("The file is empty.");
+  if (file.size === 0)
+    return file.name ? t("{name} is empty.", { name: file.name }) : t("The file is empty.");
   return null;
 }
 
@@ -148,7 +152,8 @@ export function requestFormErrors(values: RequestValues, today: string): Record<
   if (!values.issue.trim()) errors.issue = t("Issue is required.");
   if (!values.priority) errors.priority = t("Priority is required.");
   if (!values.dueDate) errors.dueDate = t("Due date is required.");
-  else if (!/^\d{4}-\d{2}-\d{2}$/.test(values.dueDate)) errors.dueDate = t("Due date must be a date (YYYY-MM-DD).");
+  else if (!/^\d{4}-\d{2}-\d{2}$/.test(values.dueDate))
+    errors.dueDate = t("Due date must be a date (YYYY-MM-DD).");
   else if (values.dueDate < today) errors.dueDate = t("Due date cannot be in the past.");
   return errors;
 }
@@ -160,10 +165,16 @@ function checkBeforeSending(form: HTMLFormElement): void {
     const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
     const due = form.querySelector<HTMLInputElement>('input[name="dueDate"]');
     const errors = requestFormErrors(
-      { assignedTo: value("assignedTo"), issue: value("issue"), priority: value("priority"), dueDate: value("dueDate") },
+      {
+        assignedTo: value("assignedTo"),
+        issue: value("issue"),
+        priority: value("priority"),
+        dueDate: value("dueDate"),
+      },
       due?.min ?? "",
     );
-    for (const name of ["assignedTo", "issue", "priority", "dueDate"]) setFieldError(form, name, errors[name] ?? null);
+    for (const name of ["assignedTo", "issue", "priority", "dueDate"])
+      setFieldError(form, name, errors[name] ?? null);
     const first = Object.keys(errors)[0];
     if (first) {
       event.preventDefault();

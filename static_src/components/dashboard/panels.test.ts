@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { showStep } from "../components/dashboard/process";
-import { setMessages } from "../lib/i18n";
-import { formatToday } from "./dashboard-panels";
+import { showStep } from "./process";
+import { setMessages } from "../../lib/i18n";
+import { formatToday } from "./panels";
 
 const MONDAY = new Date(Date.UTC(2026, 10, 23, 4)); // noon in Manila
 

@@ -1,0 +1,29 @@
+/** The 'Resend verification email' step, shared by the sign-up form and /email-verification. */
+import { api } from "../../lib/api";
+import { t } from "../../lib/i18n";
+
+interface ResendResponse {
+  message?: string;
+  token?: string;
+  user?: unknown;
+}
+
+/**
+ * Asks the server to send the verification e-mail to `email` again and returns the message to
+ * show. Returns null when there is nothing to show here: an empty address (an alert says so), or
+ * an answer carrying a sign-in token, which goes on to /email-verification with it. A refused or
+ * failed request throws, for the caller to show.
+ */
+export async function resendVerification(email: string): Promise<string | null> {
+  if (!email) {
+    window.alert(t("Email address is required to resend verification"));
+    return null;
+  }
+  const res = await api.post<ResendResponse>("/api/auth/resend-verification", { email });
+  if (res?.token) {
+    const query = new URLSearchParams({ token: res.token, user: JSON.stringify(res.user ?? null) });
+    window.location.assign(`/email-verification?${query}`);
+    return null;
+  }
+  return res?.message || t("Verification email resent. Check your inbox.");
+}

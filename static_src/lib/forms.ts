@@ -1,0 +1,21 @@
+/** Small behaviours of server-rendered pages, shared by several of them (no React). */
+
+/**
+ * A `<select data-autosubmit>` (e.g. 'Records per page' in the pager macro) submits its form on
+ * change, so the page size applies at once; without JavaScript the form's button does it.
+ */
+export function wireAutosubmit(root: ParentNode = document): void {
+  for (const select of root.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]")) {
+    if (select.dataset.autosubmitBound) continue;
+    select.dataset.autosubmitBound = "1";
+    select.addEventListener("change", () => select.form?.requestSubmit());
+  }
+}
+
+/** `[data-print]` buttons (hidden until this runs) open the browser's print dialog. */
+export function wirePrintButtons(root: ParentNode = document): void {
+  for (const button of root.querySelectorAll<HTMLButtonElement>("[data-print]")) {
+    button.hidden = false;
+    button.addEventListener("click", () => window.print());
+  }
+}
