@@ -1,4 +1,4 @@
-"""The islands' message catalogue (issue 16): extract, update, check.
+"""The islands' message catalogue: extract, update, check.
 
     .venv/bin/python scripts/islands_i18n.py          # rewrite islands.pot and update every islands.po
     .venv/bin/python scripts/islands_i18n.py --check  # exit 1 if the catalogue is stale or untranslated
