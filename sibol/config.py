@@ -145,5 +145,6 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_MQTT": _flag("SIBOL_MQTT", "0"),
         "SIBOL_MQTT_URL": os.environ.get("SIBOL_MQTT_URL", "").strip(),
         "MQTT_PORT": int(os.environ.get("MQTT_PORT", "1883")),
-        "SIBOL_MQTT_SHARE_GROUP": os.environ.get("SIBOL_MQTT_SHARE_GROUP", "sibol").strip() or "sibol",
+        # Several subscribers share the stream through $share/<group>/... (docs/deploy.md).
+        "SIBOL_MQTT_SHARE_GROUP": os.environ.get("SIBOL_MQTT_SHARE_GROUP", "").strip(),
     }

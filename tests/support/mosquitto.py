@@ -67,15 +67,27 @@ class Mosquitto:
 class SubscriberProcess:
     """`flask mqtt subscribe` in its own process group (so it can be SIGKILLed like a power cut)."""
 
-    def __init__(self, env: dict[str, str], log: Path, name: str = "1"):
-        self.env, self.log, self.name = env, log, name
+    def __init__(self, env: dict[str, str], log: Path, name: str = "1", group: str = ""):
+        self.env, self.log, self.name, self.group = env, log, name, group
         self.proc: subprocess.Popen | None = None
         self.ready_seen = self.log.read_text().count("connected (session present") if log.exists() else 0
 
     def start(self) -> SubscriberProcess:
         out = open(self.log, "ab")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "wsgi", "mqtt", "subscribe", "--name", self.name],
+            [
+                sys.executable,
+                "-m",
+                "flask",
+                "--app",
+                "wsgi",
+                "mqtt",
+                "subscribe",
+                "--name",
+                self.name,
+                "--group",
+                self.group,
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=out,
@@ -90,7 +102,10 @@ class SubscriberProcess:
         while time.monotonic() < deadline:
             if self.proc and self.proc.poll() is not None:
                 raise RuntimeError(f"the subscriber exited: {self.log.read_text()[-2000:]}")
-            if self.log.exists() and self.log.read_text().count("connected (session present") > self.ready_seen:
+            if (
+                self.log.exists()
+                and self.log.read_text().count("connected (session present") > self.ready_seen
+            ):
                 self.ready_seen += 1
                 return self
             time.sleep(0.1)
@@ -115,6 +130,7 @@ def device_client(port: int, machine_id: int, key: str, **callbacks) -> mqtt.Cli
     client.username_pw_set(str(machine_id), key)
     for name, fn in callbacks.items():
         setattr(client, name, fn)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)
     client.connect("127.0.0.1", port, keepalive=30)
     client.loop_start()
     return client

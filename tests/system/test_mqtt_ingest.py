@@ -302,7 +302,10 @@ def test_sigkill_of_the_subscriber_and_a_broker_restart_lose_nothing_and_store_n
 def test_two_subscribers_share_one_stream(broker, sub_env, tmp_path, issue):
     machines = [make_machine() for _ in range(3)]
     devices = [(m.id, issue(m)) for m in machines]
-    subs = [SubscriberProcess(sub_env, tmp_path / f"share-{n}.log", name=n).start() for n in ("a", "b")]
+    subs = [
+        SubscriberProcess(sub_env, tmp_path / f"share-{n}.log", name=n, group="sibol").start()
+        for n in ("a", "b")
+    ]
     try:
         for s in subs:
             s.wait_ready()

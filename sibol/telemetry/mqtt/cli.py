@@ -47,7 +47,11 @@ def register_mqtt_commands(app: Flask) -> None:
     @click.option(
         "--name", default="1", show_default=True, help="This subscriber's name (its session at the broker)."
     )
-    @click.option("--group", default=None, help="Shared-subscription group (default SIBOL_MQTT_SHARE_GROUP).")
+    @click.option(
+        "--group",
+        default=None,
+        help="Share the stream with other subscribers of this group (default SIBOL_MQTT_SHARE_GROUP).",
+    )
     def subscribe_command(name: str, group: str | None) -> None:
         """Store what devices publish, in batches, until stopped (SIGTERM finishes the batch)."""
         from .subscriber import run_forever

@@ -1,9 +1,11 @@
 """The console's MQTT subscriber: device messages in, stored in batches, acknowledged after commit.
 
 It keeps a persistent session (MQTT 5, clean start off, a session that never expires) under a
-fixed client id, subscribed with QoS 1 to the registered suffixes through a shared subscription,
-so that what devices publish while it is down waits at the broker, and several subscribers split
-one stream. paho's network thread only queues each message; the main thread takes up to
+fixed client id, subscribed with QoS 1 to the registered suffixes, so that what devices publish
+while it is down waits at the broker. With a share group (SIBOL_MQTT_SHARE_GROUP) the subscription
+is shared ($share/<group>/...) and several subscribers split one stream; a plain subscription is
+the default because Mosquitto 2.0 restores plain subscriptions from its persistence file after a
+restart but not shared ones (docs/deploy.md). paho's network thread only queues each message; the main thread takes up to
 BATCH_SIZE messages or whatever arrived within BATCH_WAIT seconds, stores them (one transaction
 per batch) and only then acknowledges them (manual acks, in arrival order). A SIGKILL between the
 commit and the acks means the broker sends those messages again: the (machine, ts) duplicate rule
@@ -62,7 +64,7 @@ class Counters:
 class Subscriber:
     def __init__(self, app: Flask, broker: Broker, name: str = "1", group: str | None = None):
         self.app, self.broker = app, broker
-        self.group = group if group is not None else app.config["SIBOL_MQTT_SHARE_GROUP"]
+        self.group = (group if group is not None else app.config["SIBOL_MQTT_SHARE_GROUP"]) or None
         self.client_id = f"sibol-subscriber-{name}"
         self.inbox: queue.Queue[MQTTMessage] = queue.Queue()
         self.stopping = threading.Event()
