@@ -18,13 +18,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from flask import current_app
 from flask_babel import gettext as _
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from sqlalchemy import case, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import Executable, Table, case, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.dialects import mysql, sqlite
 from sqlalchemy.exc import DBAPIError
 
@@ -236,29 +237,33 @@ def _add_rollups(new_rows: dict[int, list[dict]]) -> None:
     ]
     if not cells:
         return
-    table = Rollup.__table__
-    if db.engine.dialect.name == "mysql":
-        stmt = mysql.insert(table)
-        stmt = stmt.on_duplicate_key_update(
-            min=func.least(table.c.min, stmt.inserted.min),
-            max=func.greatest(table.c.max, stmt.inserted.max),
-            sum=table.c.sum + stmt.inserted.sum,
-            count=table.c.count + stmt.inserted.count,
-        )
-    else:
-        stmt = sqlite.insert(table)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["machine_id", "period", "metric", "start"],
-            set_={
-                "min": func.min(table.c.min, stmt.excluded.min),
-                "max": func.max(table.c.max, stmt.excluded.max),
-                "sum": table.c.sum + stmt.excluded.sum,
-                "count": table.c.count + stmt.excluded.count,
-            },
-        )
     connection = db.session.connection()
+    stmt = _rollup_upsert(connection.dialect.name)
     for chunk in _chunks(cells, 2000):
         connection.execute(stmt, chunk)
+
+
+def _rollup_upsert(dialect: str) -> Executable:
+    """INSERT of rollup cells that folds into an existing cell (min, max, sum, count)."""
+    table = cast(Table, Rollup.__table__)
+    if dialect == "mysql":
+        my = mysql.insert(table)
+        return my.on_duplicate_key_update(
+            min=func.least(table.c.min, my.inserted.min),
+            max=func.greatest(table.c.max, my.inserted.max),
+            sum=table.c.sum + my.inserted.sum,
+            count=table.c.count + my.inserted.count,
+        )
+    lite = sqlite.insert(table)
+    return lite.on_conflict_do_update(
+        index_elements=["machine_id", "period", "metric", "start"],
+        set_={
+            "min": func.min(table.c.min, lite.excluded.min),
+            "max": func.max(table.c.max, lite.excluded.max),
+            "sum": table.c.sum + lite.excluded.sum,
+            "count": table.c.count + lite.excluded.count,
+        },
+    )
 
 
 def _evaluate_alerts(new_rows: dict[int, list[dict]], now: datetime) -> int:
