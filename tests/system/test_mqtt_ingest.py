@@ -116,6 +116,7 @@ def test_a_published_reading_appears_in_latest(broker, subscriber, client, admin
     assert not acks.codes[info.mid].is_failure
 
     def latest():
+        db.session.rollback()  # MariaDB: a fresh snapshot, the subscriber commits in its own process
         res = client.get(f"/api/machines/{machine.id}/telemetry/latest", headers=admin_headers)
         return res.json["data"].get("ph")
 
