@@ -92,11 +92,14 @@ migrate: $(PY_STAMP) $(APP_MYSQL)
 seed: $(PY_STAMP) $(APP_MYSQL)
 	$(FLASK) setup
 
-# The e-mail queue's consumer runs beside gunicorn and stops with it.
+# The e-mail queue's consumer runs beside gunicorn and stops with it. With SIBOL_MQTT=1 the
+# console's own Mosquitto (127.0.0.1:MQTT_PORT, files in instance/mqtt/) and the MQTT subscriber
+# run too; with SIBOL_MQTT_URL only the subscriber (the broker is elsewhere); with neither, no MQTT.
+MQTT_PROCS := $(if $(filter 1 true yes on,$(SIBOL_MQTT)),$(if $(SIBOL_MQTT_URL),,$(FLASK) mqtt broker & ))$(if $(or $(filter 1 true yes on,$(SIBOL_MQTT)),$(SIBOL_MQTT_URL)),$(FLASK) mqtt subscribe & )
 run: $(PY_STAMP) $(APP_MYSQL) build seed
 	@echo "SIBOL console on http://$(HOST):$(PORT)"
 	trap 'kill 0' EXIT; $(VENV)/bin/huey_consumer sibol.worker.huey --workers 2 --worker-type thread & \
-	$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
+	$(MQTT_PROCS)$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"

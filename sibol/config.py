@@ -233,4 +233,10 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_TELEMETRY_RAW_DAYS": int(os.environ.get("SIBOL_TELEMETRY_RAW_DAYS", "90")),
         "SIBOL_TELEMETRY_SILENT_MINUTES": int(os.environ.get("SIBOL_TELEMETRY_SILENT_MINUTES", "15")),
         "SIBOL_TELEMETRY_RATE_LIMIT": os.environ.get("SIBOL_TELEMETRY_RATE_LIMIT", "120 per minute"),
+        # MQTT (docs/telemetry.md): SIBOL_MQTT=1 runs a local Mosquitto; SIBOL_MQTT_URL names another.
+        "SIBOL_MQTT": _flag("SIBOL_MQTT", "0"),
+        "SIBOL_MQTT_URL": os.environ.get("SIBOL_MQTT_URL", "").strip(),
+        "MQTT_PORT": int(os.environ.get("MQTT_PORT", "1883")),
+        # Several subscribers share the stream through $share/<group>/... (docs/deploy.md).
+        "SIBOL_MQTT_SHARE_GROUP": os.environ.get("SIBOL_MQTT_SHARE_GROUP", "").strip(),
     }

@@ -25,6 +25,7 @@ from .core import (
 from .household import *  # noqa: F403
 from .machines import *  # noqa: F403
 from .maintenance import *  # noqa: F403
+from .mqtt import *  # noqa: F403
 from .residents import *  # noqa: F403
 from .telemetry import *  # noqa: F403
 

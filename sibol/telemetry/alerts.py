@@ -71,17 +71,27 @@ def set_ranges(machine_id: int, ranges: dict[str, tuple[float, float]], *, actor
     db.session.commit()
 
 
-def evaluate(machine_id: int, rows: list[dict], *, now: datetime) -> int:
+def evaluate(
+    machine_id: int,
+    rows: list[dict],
+    *,
+    now: datetime,
+    ranges: dict[str, tuple[float, float]] | None = None,
+    open_alerts: dict[str, Alert] | None = None,
+) -> int:
     """Open and close the machine's alerts for new readings, oldest first (the caller commits).
 
-    Returns how many notifications were created."""
-    ranges = ranges_for(machine_id)
-    open_alerts = {
-        a.metric: a
-        for a in db.session.scalars(
-            select(Alert).where(Alert.machine_id == machine_id, Alert.closed_at.is_(None))
-        )
-    }
+    `ranges` and `open_alerts` (metric -> open Alert) may be given when the caller has read them
+    already for many machines at once. Returns how many notifications were created."""
+    if ranges is None:
+        ranges = ranges_for(machine_id)
+    if open_alerts is None:
+        open_alerts = {
+            a.metric: a
+            for a in db.session.scalars(
+                select(Alert).where(Alert.machine_id == machine_id, Alert.closed_at.is_(None))
+            )
+        }
     events: list[tuple[Alert, str]] = []
     silent = open_alerts.pop(SILENT, None)
     if silent is not None:

@@ -31,6 +31,9 @@ def register_commands(app: Flask) -> None:
             click.echo(f"{name}: {count}")
 
     register_simulator(app)
+    from .mqtt.cli import register_mqtt_commands
+
+    register_mqtt_commands(app)
 
 
 def register_simulator(app: Flask) -> None:

@@ -12,6 +12,7 @@ from ..errors import NotFound, Unauthorized
 from ..extensions import db
 from ..models import Machine, utcnow
 from ..models.telemetry import DeviceKey
+from . import mqtt
 
 KEY_PREFIX = "sdk_"
 MAX_KEY_LENGTH = 200
@@ -46,6 +47,7 @@ def issue_key(machine_id: int | str, *, actor_id: int | None) -> str:
     device.issued_by_id = actor_id
     device.revoked_at = None
     db.session.commit()
+    mqtt.key_changed(machine.id, raw)  # the broker takes the new key and drops the old one's connection
     return raw
 
 
@@ -58,6 +60,7 @@ def revoke_key(machine_id: int | str) -> None:
     device.key_hash = None
     device.revoked_at = utcnow()
     db.session.commit()
+    mqtt.key_changed(machine.id, None)  # the broker drops the device's connection
 
 
 def device_for_header(header: str | None) -> DeviceKey:

@@ -18,9 +18,10 @@ from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
-from . import alerts, keys, notifications, regions, views
+from . import alerts, batch, keys, notifications, regions, views
 from .api import EDITOR_ROLES, require_editor
 from .metrics import metric_info
+from .mqtt.settings import mqtt_enabled
 
 bp = Blueprint("telemetry", __name__)
 MANILA = ZoneInfo("Asia/Manila")
@@ -74,11 +75,15 @@ def _machine_or_404(machine_id: str):
 def device(machine_id: str, new_key: str | None = None):
     machine = _machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)
+    refused_count, refusals = batch.recent_refusals(machine.id)
     return render_template(
         "machines/device.html",
         machine=machine,
         device=state,
         readings=regions.latest_readings(machine.id),
+        refused_count=refused_count,
+        refusals=refusals,
+        mqtt_on=mqtt_enabled(),
         new_key=new_key,
         can_edit=current_user.role_id in EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),

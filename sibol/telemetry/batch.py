@@ -1,0 +1,339 @@
+"""Store many devices' messages in one transaction (the MQTT subscriber's write path).
+
+Each message is one device's body, exactly as `POST /api/telemetry` takes it, checked by the same
+functions (ingest.parse_body) and the same per-device rate limit. A refused message stores
+nothing, is counted on the machine and keeps its time and reason (the newest 20 per machine);
+it never stops the batch. The accepted readings of the whole batch are then written at once:
+the device rows first (in machine order, which takes their write locks in one order, so two
+subscribers or an HTTP request never deadlock on them), the duplicate check on (machine, ts),
+the new rows, the hourly and daily rollups, and the alerts, oldest reading first per machine.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import cast
+
+from flask import current_app
+from flask_babel import gettext as _
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import Executable, Table, case, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy.exc import DBAPIError
+
+from ..errors import Invalid
+from ..extensions import db
+from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
+from ..models import Machine, utcnow
+from ..models.mqtt import MqttDevice, MqttRefusal
+from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Rollup, Threshold
+from . import alerts, ingest
+from .metrics import DEFAULT_RANGES
+from .rollups import _values, day_start, hour_start
+
+log = logging.getLogger(__name__)
+
+KEEP_REFUSALS = 20
+MAX_REASON = 300
+CHUNK = 400  # rows per IN (...) list: well under SQLite's and MariaDB's parameter limits
+ATTEMPTS = 8  # a batch is tried again after a database error (a deadlock, a busy SQLite file)
+
+
+@dataclass
+class Incoming:
+    """One device message: the machine named by its topic, and the raw payload."""
+
+    machine_id: int
+    payload: bytes
+
+
+@dataclass
+class BatchResult:
+    stored: int = 0
+    duplicates: int = 0
+    refused: int = 0
+    notified: int = 0
+    refusals: list[tuple[int, str]] = field(default_factory=list)
+
+
+class DeviceRates:
+    """The per-device rate limit of POST /api/telemetry (SIBOL_TELEMETRY_RATE_LIMIT), in memory."""
+
+    def __init__(self) -> None:
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.spec = ""
+        self.item = parse("120 per minute")
+
+    def allow(self, machine_id: int) -> bool:
+        spec = current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
+        if not current_app.config.get("RATELIMIT_ENABLED", True):
+            return True
+        if spec != self.spec:
+            self.spec, self.item = spec, parse(spec)
+        return self.limiter.hit(self.item, "mqtt-device", str(machine_id))
+
+
+RATES = DeviceRates()
+
+
+def decode(payload: bytes) -> dict:
+    """The message's JSON object, with the HTTP path's limits; Invalid names what is wrong."""
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Invalid(_("The message is not UTF-8 text."), field="body") from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise Invalid(_("The message is nested too deeply."), field="body")
+    try:
+        body = json.loads(text)
+    except ValueError:
+        raise Invalid(_("The request body is not valid JSON."), field="body") from None
+    if not isinstance(body, dict):
+        raise Invalid(_("The request body must be a JSON object."), field="body")
+    return body
+
+
+def store_messages(messages: Iterable[Incoming]) -> BatchResult:
+    """Check every message, then store the accepted readings in one transaction.
+
+    A database error rolls the whole batch back and runs it again (nothing of a failed attempt is
+    kept); the caller acknowledges the messages to the broker only after this returns."""
+    now = utcnow()
+    result = BatchResult()  # the refusals found before writing
+    accepted: dict[int, list[dict]] = defaultdict(list)
+    for message in messages:
+        if not RATES.allow(message.machine_id):
+            result.refusals.append((message.machine_id, _("Too many messages: the device's rate limit.")))
+            continue
+        try:
+            accepted[message.machine_id].extend(ingest.parse_body(decode(message.payload), now))
+        except Invalid as err:
+            result.refusals.append((message.machine_id, err.message))
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return _write(accepted, result.refusals, now)
+        except DBAPIError as err:
+            db.session.rollback()
+            if attempt == ATTEMPTS:
+                raise
+            log.warning(
+                "telemetry batch failed (%s); trying again (attempt %d)", err.__class__.__name__, attempt
+            )
+            time.sleep(min(2.0, 0.05 * 2**attempt))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now: datetime) -> BatchResult:
+    result = BatchResult()
+    refusals = list(refused)
+    ids = sorted(accepted)
+    valid = _lock_devices(accepted, ids, now) if ids else set()
+    for machine_id in ids:
+        if machine_id not in valid:
+            refusals.extend((machine_id, _("Unknown or revoked device key.")) for _r in accepted[machine_id])
+    readings = {m: accepted[m] for m in ids if m in valid}
+    new_rows = _new_rows(readings)
+    result.duplicates = sum(len(r) for r in readings.values()) - sum(len(r) for r in new_rows.values())
+    flat = [row for m in sorted(new_rows) for row in new_rows[m]]
+    if flat:
+        db.session.execute(insert(Reading), flat)
+        _add_rollups(new_rows)
+        result.notified = _evaluate_alerts(new_rows, now)
+    result.stored = len(flat)
+    _record_refusals(refusals, now)
+    result.refusals, result.refused = refusals, len(refusals)
+    db.session.commit()
+    return result
+
+
+def _chunks(items: list, size: int = CHUNK) -> Iterable[list]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _lock_devices(accepted: dict[int, list[dict]], ids: list[int], now: datetime) -> set[int]:
+    """Stamp last seen / newest reading on the keyed devices (taking their row locks, in machine
+    order); returns the machines whose key is live."""
+    last = DeviceKey.last_reading_at
+    valid: set[int] = set()
+    for chunk in _chunks(ids):
+        newest = case({m: max(r["ts"] for r in accepted[m]) for m in chunk}, value=DeviceKey.machine_id)
+        db.session.execute(
+            update(DeviceKey)
+            .where(DeviceKey.machine_id.in_(chunk), DeviceKey.key_hash.is_not(None))
+            .values(
+                last_seen_at=now,
+                last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last),
+            )
+            .execution_options(synchronize_session=False)
+        )
+        valid.update(
+            db.session.scalars(
+                select(DeviceKey.machine_id).where(
+                    DeviceKey.machine_id.in_(chunk), DeviceKey.key_hash.is_not(None)
+                )
+            )
+        )
+    return valid
+
+
+def _new_rows(readings: dict[int, list[dict]]) -> dict[int, list[dict]]:
+    """Per machine, the readings whose (machine, ts) is not stored yet, oldest first, as rows."""
+    pairs = sorted({(m, r["ts"]) for m, rows in readings.items() for r in rows})
+    existing: set[tuple[int, datetime]] = set()
+    for chunk in _chunks(pairs):
+        found = db.session.execute(
+            select(Reading.machine_id, Reading.ts).where(tuple_(Reading.machine_id, Reading.ts).in_(chunk))
+        )
+        existing.update((m, ts) for m, ts in found)
+    blank = dict.fromkeys(METRICS)
+    out: dict[int, list[dict]] = {}
+    for machine_id, rows in readings.items():
+        fresh: dict[datetime, dict] = {}
+        for reading in rows:
+            ts = reading["ts"]
+            if (machine_id, ts) not in existing and ts not in fresh:
+                fresh[ts] = {"machine_id": machine_id, **blank, **reading}
+        if fresh:
+            out[machine_id] = [fresh[ts] for ts in sorted(fresh)]
+    return out
+
+
+def _add_rollups(new_rows: dict[int, list[dict]]) -> None:
+    """Fold the batch into the hourly and daily rollups with one upsert per chunk of cells."""
+    acc: dict[tuple[int, str, datetime, str], list[float]] = {}
+    for machine_id, rows in new_rows.items():
+        for row in rows:
+            values = _values(row)
+            for period, start in (("h", hour_start(row["ts"])), ("d", day_start(row["ts"]))):
+                for metric, value in values:
+                    cell = acc.get((machine_id, period, start, metric))
+                    if cell is None:
+                        acc[(machine_id, period, start, metric)] = [value, value, value, 1]
+                    else:
+                        cell[0], cell[1] = min(cell[0], value), max(cell[1], value)
+                        cell[2] += value
+                        cell[3] += 1
+    cells = [
+        {
+            "machine_id": m,
+            "period": p,
+            "start": s,
+            "metric": k,
+            "min": lo,
+            "max": hi,
+            "sum": total,
+            "count": n,
+        }
+        for (m, p, s, k), (lo, hi, total, n) in sorted(acc.items())
+    ]
+    if not cells:
+        return
+    connection = db.session.connection()
+    stmt = _rollup_upsert(connection.dialect.name)
+    for chunk in _chunks(cells, 2000):
+        connection.execute(stmt, chunk)
+
+
+def _rollup_upsert(dialect: str) -> Executable:
+    """INSERT of rollup cells that folds into an existing cell (min, max, sum, count)."""
+    table = cast(Table, Rollup.__table__)
+    if dialect == "mysql":
+        my = mysql.insert(table)
+        return my.on_duplicate_key_update(
+            min=func.least(table.c.min, my.inserted.min),
+            max=func.greatest(table.c.max, my.inserted.max),
+            sum=table.c.sum + my.inserted.sum,
+            count=table.c.count + my.inserted.count,
+        )
+    lite = sqlite.insert(table)
+    return lite.on_conflict_do_update(
+        index_elements=["machine_id", "period", "metric", "start"],
+        set_={
+            "min": func.min(table.c.min, lite.excluded.min),
+            "max": func.max(table.c.max, lite.excluded.max),
+            "sum": table.c.sum + lite.excluded.sum,
+            "count": table.c.count + lite.excluded.count,
+        },
+    )
+
+
+def _evaluate_alerts(new_rows: dict[int, list[dict]], now: datetime) -> int:
+    """alerts.evaluate per machine, with the healthy ranges and open alerts read in two queries."""
+    ids = sorted(new_rows)
+    ranges: dict[int, dict[str, tuple[float, float]]] = {m: dict(DEFAULT_RANGES) for m in ids}
+    open_alerts: dict[int, dict[str, Alert]] = {m: {} for m in ids}
+    for chunk in _chunks(ids):
+        for row in db.session.scalars(select(Threshold).where(Threshold.machine_id.in_(chunk))):
+            ranges[row.machine_id][row.metric] = (row.low, row.high)
+        for alert in db.session.scalars(
+            select(Alert).where(Alert.machine_id.in_(chunk), Alert.closed_at.is_(None))
+        ):
+            open_alerts[alert.machine_id][alert.metric] = alert
+    return sum(
+        alerts.evaluate(m, new_rows[m], now=now, ranges=ranges[m], open_alerts=open_alerts[m]) for m in ids
+    )
+
+
+def _record_refusals(refusals: list[tuple[int, str]], now: datetime) -> None:
+    """Count each refused message on its machine and keep the newest KEEP_REFUSALS reasons."""
+    if not refusals:
+        return
+    ids = sorted({m for m, _reason in refusals})
+    known = set(db.session.scalars(select(Machine.id).where(Machine.id.in_(ids))))
+    for machine_id, reason in refusals:
+        if machine_id not in known:
+            log.warning("refused a message on the topic of unknown machine %s: %s", machine_id, reason)
+    kept = [(m, r) for m, r in refusals if m in known]
+    if not kept:
+        return
+    db.session.execute(
+        insert(MqttRefusal), [{"machine_id": m, "at": now, "reason": r[:MAX_REASON]} for m, r in kept]
+    )
+    counts: dict[int, int] = defaultdict(int)
+    for machine_id, _reason in kept:
+        counts[machine_id] += 1
+    rows = {
+        d.machine_id: d
+        for d in db.session.scalars(select(MqttDevice).where(MqttDevice.machine_id.in_(counts)))
+    }
+    for machine_id, count in counts.items():
+        row = rows.get(machine_id)
+        if row is None:
+            row = MqttDevice(machine_id=machine_id, refused_count=0)
+            db.session.add(row)
+        row.refused_count = (row.refused_count or 0) + count
+        row.last_refused_at = now
+        cutoff = db.session.scalar(
+            select(MqttRefusal.id)
+            .where(MqttRefusal.machine_id == machine_id)
+            .order_by(MqttRefusal.id.desc())
+            .offset(KEEP_REFUSALS - 1)
+            .limit(1)
+        )
+        if cutoff is not None:
+            db.session.execute(
+                delete(MqttRefusal).where(MqttRefusal.machine_id == machine_id, MqttRefusal.id < cutoff)
+            )
+
+
+def recent_refusals(machine_id: int) -> tuple[int, list[MqttRefusal]]:
+    """The machine's refused-message count and its newest refusals (newest first)."""
+    count = (
+        db.session.scalar(select(MqttDevice.refused_count).where(MqttDevice.machine_id == machine_id)) or 0
+    )
+    rows = db.session.scalars(
+        select(MqttRefusal)
+        .where(MqttRefusal.machine_id == machine_id)
+        .order_by(MqttRefusal.id.desc())
+        .limit(KEEP_REFUSALS)
+    )
+    return count, list(rows)

@@ -1,0 +1,189 @@
+"""The console's MQTT subscriber: device messages in, stored in batches, acknowledged after commit.
+
+It keeps a persistent session (MQTT 5, clean start off, a session that never expires) under a
+fixed client id, subscribed with QoS 1 to the registered suffixes, so that what devices publish
+while it is down waits at the broker. With a share group (SIBOL_MQTT_SHARE_GROUP) the subscription
+is shared ($share/<group>/...) and several subscribers split one stream; a plain subscription is
+the default because Mosquitto 2.0 restores plain subscriptions from its persistence file after a
+restart but not shared ones (docs/deploy.md). paho's network thread only queues each message; the main thread takes up to
+BATCH_SIZE messages or whatever arrived within BATCH_WAIT seconds, stores them (one transaction
+per batch) and only then acknowledges them (manual acks, in arrival order). A SIGKILL between the
+commit and the acks means the broker sends those messages again: the (machine, ts) duplicate rule
+stores them once.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+from flask import Flask
+from paho.mqtt.client import Client, MQTTMessage
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from ...extensions import db
+from .. import batch
+from . import dispatch
+from .settings import Broker, new_client
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 500
+BATCH_WAIT = 0.25
+RECEIVE_MAXIMUM = 2000  # unacknowledged messages the broker may send us (more than one batch)
+SESSION_NEVER_EXPIRES = 0xFFFFFFFF
+
+
+def store_telemetry(messages: list[dispatch.Message]) -> batch.BatchResult:
+    """The telemetry handler: readings in one transaction, then e-mail for new notifications."""
+    result = batch.store_messages(batch.Incoming(m.machine_id, m.payload) for m in messages)
+    if result.notified:
+        from ...jobs.queue import queue_notification_mail
+
+        queue_notification_mail()
+    return result
+
+
+dispatch.register("telemetry", store_telemetry)
+
+
+@dataclass
+class Counters:
+    received: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    refused: int = 0
+    batches: int = 0
+
+
+class Subscriber:
+    def __init__(self, app: Flask, broker: Broker, name: str = "1", group: str | None = None):
+        self.app, self.broker = app, broker
+        self.group = (group if group is not None else app.config["SIBOL_MQTT_SHARE_GROUP"]) or None
+        self.client_id = f"sibol-subscriber-{name}"
+        self.inbox: queue.Queue[MQTTMessage] = queue.Queue()
+        self.stopping = threading.Event()
+        self.counters = Counters()
+        self.client: Client = new_client(broker, self.client_id, manual_ack=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+
+    # paho's network thread -------------------------------------------------------------------
+    def _on_connect(self, client: Client, _u, flags, reason, _p) -> None:
+        if reason.is_failure:
+            log.error("the broker refused the subscriber: %s", reason)
+            return
+        topics = dispatch.subscriptions(self.group)
+        client.subscribe([(t, 1) for t in topics])
+        log.info(
+            "subscriber %s connected (session present: %s): %s", self.client_id, flags.session_present, topics
+        )
+
+    def _on_disconnect(self, _c, _u, _f, reason, _p) -> None:
+        if not self.stopping.is_set():
+            log.warning("subscriber %s lost the broker (%s); reconnecting", self.client_id, reason)
+
+    def _on_message(self, _c, _u, message: MQTTMessage) -> None:
+        self.inbox.put(message)
+
+    # the main thread --------------------------------------------------------------------------
+    def start(self) -> None:
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_NEVER_EXPIRES
+        props.ReceiveMaximum = RECEIVE_MAXIMUM
+        self.client.connect_async(
+            self.broker.host, self.broker.port, keepalive=30, clean_start=False, properties=props
+        )
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def next_batch(self) -> list[MQTTMessage]:
+        try:
+            first = self.inbox.get(timeout=0.5)
+        except queue.Empty:
+            return []
+        messages = [first]
+        deadline = time.monotonic() + BATCH_WAIT
+        while len(messages) < BATCH_SIZE:
+            left = deadline - time.monotonic()
+            try:
+                messages.append(self.inbox.get(timeout=left) if left > 0 else self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        return messages
+
+    def process(self, messages: list[MQTTMessage]) -> None:
+        parsed: list[dispatch.Message] = []
+        for message in messages:
+            where = dispatch.parse_topic(message.topic)
+            if where is None or where[1] not in dispatch.HANDLERS:
+                log.warning("ignored a message on %r", message.topic[:200])
+                continue
+            parsed.append(dispatch.Message(where[0], where[1], message.payload))
+        with self.app.app_context():
+            try:
+                results = dispatch.handle(parsed)
+            finally:
+                db.session.remove()
+        telemetry = results.get("telemetry")
+        c = self.counters
+        c.received += len(messages)
+        c.batches += 1
+        if isinstance(telemetry, batch.BatchResult):
+            c.stored += telemetry.stored
+            c.duplicates += telemetry.duplicates
+            c.refused += telemetry.refused
+            log.info(
+                "batch: received %d stored %d duplicates %d refused %d",
+                len(messages),
+                telemetry.stored,
+                telemetry.duplicates,
+                telemetry.refused,
+            )
+        for message in messages:  # after the commit: a crash before this means a resend
+            if message.qos:
+                self.client.ack(message.mid, message.qos)
+
+    def process_until_stored(self, messages: list[MQTTMessage]) -> None:
+        """Store the batch, waiting and trying again while the database refuses it (the messages
+        stay unacknowledged meanwhile, so nothing is lost if we are stopped)."""
+        wait = 0.5
+        while True:
+            try:
+                self.process(messages)
+                return
+            except Exception:
+                log.exception(
+                    "could not store a batch of %d messages; trying again in %.1fs", len(messages), wait
+                )
+                if self.stopping.wait(wait):
+                    return
+                wait = min(wait * 2, 30.0)
+
+    def run(self) -> None:
+        self.start()
+        try:
+            while not self.stopping.is_set():
+                messages = self.next_batch()
+                if messages:
+                    self.process_until_stored(messages)
+        finally:
+            self.client.disconnect()
+            self.client.loop_stop()
+
+
+def run_forever(app: Flask, broker: Broker, name: str, group: str | None = None) -> None:
+    """Run a subscriber until SIGTERM or SIGINT, finishing the batch in hand."""
+    subscriber = Subscriber(app, broker, name, group)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: subscriber.stop())
+    subscriber.run()
