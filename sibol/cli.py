@@ -1,4 +1,5 @@
-"""flask setup, flask seed, flask create-admin, flask create-city-admin, flask backup, flask restore, flask digest."""
+"""flask setup, flask seed, flask create-admin, flask create-city-admin, flask backup, flask restore,
+flask digest, and flask mqtt subscribe with the features' MQTT handlers."""
 
 from __future__ import annotations
 
@@ -31,7 +32,20 @@ def _seed(sample: bool | None) -> None:
     click.echo("Seed complete.")
 
 
+def mqtt_handlers() -> tuple:
+    """The features whose device messages `flask mqtt subscribe` takes: importing each handler
+    module registers its topic suffix (telemetry: "telemetry", commands: "commands/result")."""
+    from .commands import mqtt as command_results
+    from .telemetry.mqtt import handlers as readings
+
+    return (readings, command_results)
+
+
 def register_commands(app: Flask) -> None:
+    from .mqtt.cli import add_subscribe_command
+
+    add_subscribe_command(app, mqtt_handlers)
+
     @app.cli.command("setup")
     def setup_command() -> None:
         """Apply the migrations, then seed (what `make run` does before serving)."""

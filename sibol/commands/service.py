@@ -164,7 +164,8 @@ def send(machine_id: int | str, command: object, value: object, *, actor) -> Com
     except IntegrityError:  # another person queued the same kind a moment ago
         db.session.rollback()
         raise _pending_conflict(machine.id, kind.name) from None
-    transport.command_queued(machine.id, device_json(cmd))
+    if transport.command_queued(machine.id, device_json(cmd)):
+        mark_delivered(machine.id, cmd.id)  # the broker holds it for the device: no poll repeats it
     return cmd
 
 
@@ -312,3 +313,14 @@ def record_result(machine_id: int, command_id: int | str, status: object, detail
     _finish(cmd, status, now, name=DEVICE, detail=text)
     db.session.commit()
     return cmd
+
+
+def already_answered(machine_id: int, command_id: object, status: object, detail: object) -> bool:
+    """Whether this exact answer is the one recorded (a message the broker sent again after the
+    subscriber stopped before acknowledging it): taken once, neither stored again nor refused."""
+    try:
+        wanted, text = parse_result(status, detail)
+        cmd = _command(machine_id, command_id if isinstance(command_id, int | str) else "")
+    except (Invalid, NotFound):
+        return False
+    return cmd.status == wanted and (cmd.detail or "") == text[:MAX_DETAIL]

@@ -18,10 +18,10 @@ from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
+from ..mqtt.settings import mqtt_enabled
 from . import alerts, batch, keys, notifications, regions, views
 from .api import EDITOR_ROLES, require_editor
 from .metrics import metric_info
-from .mqtt.settings import mqtt_enabled
 
 bp = Blueprint("telemetry", __name__)
 MANILA = ZoneInfo("Asia/Manila")

@@ -1,14 +1,12 @@
-"""MQTT ingestion through Mosquitto: the broker's set-up, device identity at the broker, the
-subscriber that stores what devices publish, and publishing to a machine's topics.
+"""Devices at the broker: the embedded Mosquitto's set-up, each device's identity (its machine id
+and key, through the dynamic-security plugin), the "telemetry" handler of the subscriber and the
+MQTT device simulator. The transport itself (publish, the subscriber) is the platform's sibol.mqtt.
 
-Public: `publish(machine_id, subtopic, payload)`, `register(suffix, handler)` and
-`key_changed(machine_id, raw_key)` (called by the device-key service).
+Public: `key_changed(machine_id, raw_key)` (called by the device-key service).
 """
 
 from __future__ import annotations
 
 from .credentials import key_changed
-from .dispatch import Message, register
-from .publisher import publish
 
-__all__ = ["Message", "key_changed", "publish", "register"]
+__all__ = ["key_changed"]

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from ...extensions import db
 from ...models.mqtt import MqttDevice
 from ...models.telemetry import DeviceKey
+from ...mqtt.settings import CONSOLE_USER
 from . import dynsec
-from .settings import CONSOLE_USER
 
 MAX_PACKET = 64 * 1024  # a message of 500 readings is about 40 KB
 # Messages held for a subscriber that is away: about 80 minutes of the national fleet's 401/s.

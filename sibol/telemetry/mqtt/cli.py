@@ -1,15 +1,16 @@
-"""flask mqtt prepare | broker | subscribe, and flask telemetry simulate (HTTP or MQTT devices)."""
+"""flask mqtt prepare | broker (the embedded broker), and flask telemetry simulate (HTTP or MQTT
+devices). `flask mqtt subscribe` is the platform's (sibol.mqtt.cli, wired in sibol/cli.py)."""
 
 from __future__ import annotations
 
-import logging
 import os
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from .settings import broker_dir, broker_settings, parse_url
+from ...mqtt.cli import mqtt_group
+from ...mqtt.settings import broker_dir, broker_settings, parse_url
 
 
 def _embedded_broker():
@@ -22,7 +23,7 @@ def _embedded_broker():
 
 
 def register_mqtt_commands(app: Flask) -> None:
-    mqtt_cli = AppGroup("mqtt", help="MQTT ingestion: the embedded broker and the subscriber.")
+    mqtt_cli = mqtt_group(app)
 
     @mqtt_cli.command("prepare")
     def prepare_command() -> None:
@@ -42,27 +43,6 @@ def register_mqtt_commands(app: Flask) -> None:
         binary = mosquitto_binary()
         click.echo(f"Mosquitto on 127.0.0.1:{broker.port} ({conf})")
         os.execv(binary, [binary, "-c", str(conf)])  # noqa: S606 - our own configuration
-
-    @mqtt_cli.command("subscribe")
-    @click.option(
-        "--name", default="1", show_default=True, help="This subscriber's name (its session at the broker)."
-    )
-    @click.option(
-        "--group",
-        default=None,
-        help="Share the stream with other subscribers of this group (default SIBOL_MQTT_SHARE_GROUP).",
-    )
-    def subscribe_command(name: str, group: str | None) -> None:
-        """Store what devices publish, in batches, until stopped (SIGTERM finishes the batch)."""
-        from .subscriber import run_forever
-
-        broker = broker_settings()
-        if broker is None:
-            raise click.ClickException("MQTT is off: set SIBOL_MQTT=1 or SIBOL_MQTT_URL.")
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-        run_forever(current_app._get_current_object(), broker, name, group)  # type: ignore[attr-defined]
-
-    app.cli.add_command(mqtt_cli)
 
     telemetry_cli = AppGroup("telemetry", help="Telemetry tools.")
 

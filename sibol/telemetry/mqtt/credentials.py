@@ -13,8 +13,8 @@ import logging
 
 from ...extensions import db
 from ...models.mqtt import MqttDevice
+from ...mqtt.settings import broker_settings
 from . import dynsec
-from .settings import broker_settings
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,10 @@ from datetime import UTC, datetime
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ...mqtt.settings import Broker, topic
 from .. import keys
 from ..simulate import DigesterState, reading_at
 from ..simulator import simulated_machines
-from .settings import Broker, topic
 
 
 def device_client(broker: Broker, machine_id: int, key: str) -> mqtt.Client:

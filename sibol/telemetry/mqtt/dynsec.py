@@ -18,7 +18,7 @@ import uuid
 
 from paho.mqtt.client import Client, MQTTMessage
 
-from .settings import TOPIC_ROOT, Broker, new_client
+from ...mqtt.settings import TOPIC_ROOT, Broker, new_client
 
 CONTROL_TOPIC = "$CONTROL/dynamic-security/v1"
 RESPONSE_TOPIC = CONTROL_TOPIC + "/response"

@@ -1,15 +1,16 @@
-"""The console's MQTT subscriber: device messages in, stored in batches, acknowledged after commit.
+"""The console's MQTT subscriber: device messages in, handled in batches, acknowledged after commit.
 
 It keeps a persistent session (MQTT 5, clean start off, a session that never expires) under a
-fixed client id, subscribed with QoS 1 to the registered suffixes, so that what devices publish
-while it is down waits at the broker. With a share group (SIBOL_MQTT_SHARE_GROUP) the subscription
-is shared ($share/<group>/...) and several subscribers split one stream; a plain subscription is
-the default because Mosquitto 2.0 restores plain subscriptions from its persistence file after a
-restart but not shared ones (docs/deploy.md). paho's network thread only queues each message; the main thread takes up to
-BATCH_SIZE messages or whatever arrived within BATCH_WAIT seconds, stores them (one transaction
-per batch) and only then acknowledges them (manual acks, in arrival order). A SIGKILL between the
-commit and the acks means the broker sends those messages again: the (machine, ts) duplicate rule
-stores them once.
+fixed client id, subscribed with QoS 1 to the suffixes that features registered (dispatch), so
+that what devices publish while it is down waits at the broker. With a share group
+(SIBOL_MQTT_SHARE_GROUP) the subscription is shared ($share/<group>/...) and several subscribers
+split one stream; a plain subscription is the default because Mosquitto 2.0 restores plain
+subscriptions from its persistence file after a restart but not shared ones (docs/deploy.md).
+paho's network thread only queues each message; the main thread takes up to BATCH_SIZE messages
+or whatever arrived within BATCH_WAIT seconds, hands them to the handlers (each commits its own
+transaction) and only then acknowledges them (manual acks, in arrival order). A SIGKILL between
+the commit and the acks means the broker sends those messages again, so a handler must take a
+message twice without storing it twice (telemetry's (machine, ts) rule, a command's one answer).
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from paho.mqtt.client import Client, MQTTMessage
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from ...extensions import db
-from .. import batch
+from ..extensions import db
 from . import dispatch
 from .settings import Broker, new_client
 
@@ -39,25 +39,10 @@ RECEIVE_MAXIMUM = 2000  # unacknowledged messages the broker may send us (more t
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 
 
-def store_telemetry(messages: list[dispatch.Message]) -> batch.BatchResult:
-    """The telemetry handler: readings in one transaction, then e-mail for new notifications."""
-    result = batch.store_messages(batch.Incoming(m.machine_id, m.payload) for m in messages)
-    if result.notified:
-        from ...jobs.queue import queue_notification_mail
-
-        queue_notification_mail()
-    return result
-
-
-dispatch.register("telemetry", store_telemetry)
-
-
 @dataclass
 class Counters:
     received: int = 0
-    stored: int = 0
-    duplicates: int = 0
-    refused: int = 0
+    ignored: int = 0  # on a topic no handler takes
     batches: int = 0
 
 
@@ -122,10 +107,11 @@ class Subscriber:
         return messages
 
     def process(self, messages: list[MQTTMessage]) -> None:
+        """Hand the batch to the handlers of its suffixes, then acknowledge every message."""
         parsed: list[dispatch.Message] = []
         for message in messages:
             where = dispatch.parse_topic(message.topic)
-            if where is None or where[1] not in dispatch.HANDLERS:
+            if where is None or where[1] not in dispatch.HANDLERS:  # acknowledged all the same
                 log.warning("ignored a message on %r", message.topic[:200])
                 continue
             parsed.append(dispatch.Message(where[0], where[1], message.payload))
@@ -134,21 +120,11 @@ class Subscriber:
                 results = dispatch.handle(parsed)
             finally:
                 db.session.remove()
-        telemetry = results.get("telemetry")
         c = self.counters
         c.received += len(messages)
+        c.ignored += len(messages) - len(parsed)
         c.batches += 1
-        if isinstance(telemetry, batch.BatchResult):
-            c.stored += telemetry.stored
-            c.duplicates += telemetry.duplicates
-            c.refused += telemetry.refused
-            log.info(
-                "batch: received %d stored %d duplicates %d refused %d",
-                len(messages),
-                telemetry.stored,
-                telemetry.duplicates,
-                telemetry.refused,
-            )
+        log.debug("handled %d messages: %s", len(messages), results)
         for message in messages:  # after the commit: a crash before this means a resend
             if message.qos:
                 self.client.ack(message.mid, message.qos)
