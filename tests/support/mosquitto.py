@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -18,6 +19,17 @@ from sibol.telemetry.mqtt.broker import mosquitto_binary, write_files
 from tests.support.servers import ROOT, free_port, stop_group
 
 CONSOLE_PASSWORD = "test-console-secret"  # noqa: S105 - a throwaway broker's
+
+
+def wait_until(check: Callable[[], object], timeout: float = 15, what: str = "condition") -> object:
+    """check()'s first truthy value, polled every 0.1 s; AssertionError after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Mosquitto:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,7 +14,7 @@ from sibol.extensions import db
 from sibol.models.telemetry import Reading
 from tests.factories import make_admin, make_machine
 from tests.factories_telemetry import healthy
-from tests.support.mosquitto import CONSOLE_PASSWORD, Mosquitto, SubscriberProcess, device_client
+from tests.support.mosquitto import CONSOLE_PASSWORD, Mosquitto, SubscriberProcess, device_client, wait_until
 from tests.support.servers import free_port, server_env
 
 try:
@@ -24,16 +23,6 @@ try:
     mosquitto_binary(), plugin_path()
 except FileNotFoundError as err:  # pragma: no cover - CI installs Debian's mosquitto
     pytest.skip(str(err), allow_module_level=True)
-
-
-def wait_until(check: Callable[[], object], timeout: float = 15, what: str = "condition") -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def stored(machine_id: int) -> list[datetime]:
