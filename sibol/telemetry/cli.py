@@ -1,9 +1,10 @@
-"""flask telemetry-tick (periodic work) and flask simulate-devices."""
+"""flask telemetry-tick (periodic work) and flask telemetry simulate (alias simulate-devices)."""
 
 from __future__ import annotations
 
 import click
 from flask import Flask, current_app
+from flask.cli import AppGroup
 
 from ..models import utcnow
 
@@ -34,7 +35,10 @@ def register_commands(app: Flask) -> None:
 
 
 def register_simulator(app: Flask) -> None:
-    @app.cli.command("simulate-devices")
+    # `flask telemetry simulate` is the documented name; `flask simulate-devices` runs the same.
+    group = AppGroup("telemetry", help="Device telemetry: the device simulator.")
+
+    @group.command("simulate")
     @click.option("--machines", "count", default=3, show_default=True, help="How many machines report.")
     @click.option("--interval", default=5.0, show_default=True, help="Seconds between readings.")
     @click.option("--duration", default=60.0, show_default=True, help="Seconds to run (0: until stopped).")
@@ -64,3 +68,6 @@ def register_simulator(app: Flask) -> None:
             url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo, poll=poll
         )
         click.echo(f"Stored {sent} readings.")
+
+    app.cli.add_command(group)
+    app.cli.add_command(simulate_command, "simulate-devices")
