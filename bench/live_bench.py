@@ -4,8 +4,9 @@
 
 A fresh SQLite database with a machine that has a device key and one reading; the admin signs
 in through /api/auth/login (which also opens the page session, as the browser's sign-in does).
-For three pages (the device page: its readings and the bell; Process Panels: the panel and the
-bell; the dashboard: the bell alone) the bench reads the page's live regions and their ETags from
+For three pages (the device page: its readings, its command history and the bell; Process
+Panels: the panel and the bell; the dashboard: the bell alone) the bench reads the page's live
+regions and their ETags from
 its HTML, then polls GET /api/live exactly as static_src/lib/live.ts does, every POLL_MS, for
 --seconds, over raw sockets, with the request headers Chromium sends on a same-origin fetch.
 Every byte of each HTTP exchange is counted (request line, headers, body; response status line,
@@ -203,7 +204,7 @@ def main() -> int:
         )
 
         pages = {
-            "device page (readings + bell)": f"/sibol-machines/machines/{machine_id}/device",
+            "device page (readings + commands + bell)": f"/sibol-machines/machines/{machine_id}/device",
             "Process Panels (panel + bell)": f"/sibol-machines?tab=process-panels&machine={machine_id}",
             "any other page (bell)": "/dashboard",
         }
@@ -234,7 +235,7 @@ def main() -> int:
         # A change: one new reading; the next poll of the device page carries the new HTML.
         later = datetime.now(UTC).isoformat(timespec="seconds")
         assert api(server.url, "POST", "/api/telemetry", {"ts": later, "ph": 7.3}, key)[0] == 202
-        device = results["device page (readings + bell)"]
+        device = results["device page (readings + commands + bell)"]
         status, _req, res, _body = exchange(server.url, device["path"], device["headers"])
         assert status == 200, status
         print(f"After a reading: the device page's next poll is a 200 of {res:,} B (brotli), once.")

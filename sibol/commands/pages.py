@@ -1,14 +1,16 @@
 """Pages: send and cancel a machine's commands from its device page and the Process Panels tab.
 
 Forms post here and redirect back (to `next`, a path on this site, else the device page). The
-history is rendered by templates/commands/_history.html, which the device page includes.
+history is rendered by templates/commands/_history.html, which the device page includes; it is a
+live region (sibol.web.live): `history_fragment` redraws it when a command is sent or its status
+changes, so each status follows without a reload (and its Refresh link reloads the page).
 `generator stop` and `reboot` ask first: with JavaScript in place (data-confirm), without it on
 a confirmation page (sibol/web/safe_actions.py) that posts the same form back with confirmed=1.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, flash, redirect, request, url_for
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -16,6 +18,7 @@ from ..errors import ServiceError
 from ..identity.access import module_required
 from ..identity.permissions import role_may
 from ..models import ModuleId
+from ..web.live import Fragment, live_fragment
 from ..web.safe_actions import confirmation_page
 from . import rules, service
 
@@ -42,6 +45,27 @@ def _back(machine_id: int) -> str:
     if target.startswith("/") and not target.startswith("//") and "\\" not in target:
         return target
     return url_for("telemetry.device", machine_id=machine_id)
+
+
+@bp.get("/sibol-machines/machines/<machine_id>/live/commands")
+@module_required(ModuleId.MACHINES)
+@live_fragment
+def history_fragment(machine_id: str) -> Fragment:
+    """The device page's command history alone: 304 until a command is sent or changes status."""
+    try:
+        machine = service.get_machine(machine_id)  # through the scope: another barangay's is 404
+    except ServiceError:
+        abort(404)
+    return Fragment(
+        service.history_version(machine.id),
+        lambda: render_template(
+            "commands/_history.html",
+            machine=machine,
+            commands=service.history(machine.id),
+            # Cancel returns to the device page, not to this fragment or the poll that drew it.
+            back=url_for("telemetry.device", machine_id=machine.id),
+        ),
+    )
 
 
 @bp.post("/sibol-machines/machines/<machine_id>/commands")

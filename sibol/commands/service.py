@@ -223,9 +223,37 @@ def list_commands(
     return machine, rows, total
 
 
-def history(machine_id: int, limit: int = 20) -> list[Command]:
+HISTORY_SIZE = 20  # commands the device page shows
+
+
+def history(machine_id: int, limit: int = HISTORY_SIZE) -> list[Command]:
     """The machine's newest commands with their events, for its device page."""
     return list_commands(machine_id, per_page=limit)[1]
+
+
+def history_version(machine_id: int, limit: int = HISTORY_SIZE) -> tuple:
+    """A cheap version of the history: (id, status) of the newest commands it shows. A new command
+    or any change of status (the only thing that adds an event or a detail) changes it; read
+    through the (machine, id) index, `limit` rows. An overdue command is expired first (one
+    indexed look without a lock when none is due), so expiry shows with the next poll."""
+    overdue = db.session.scalar(
+        select(Command.id)
+        .where(
+            Command.machine_id == machine_id,
+            Command.status.in_(PENDING_STATUSES),
+            Command.expires_at <= utcnow(),
+        )
+        .limit(1)
+    )
+    if overdue is not None:
+        expire_due(machine_id)
+    rows = db.session.execute(
+        select(Command.id, Command.status)
+        .where(Command.machine_id == machine_id)
+        .order_by(Command.id.desc())
+        .limit(limit)
+    )
+    return tuple((row.id, row.status) for row in rows)
 
 
 def pending_kinds(machine_id: int) -> dict[str, Command]:

@@ -1,11 +1,14 @@
-"""flask telemetry-tick (periodic work) and flask simulate-devices."""
+"""flask telemetry-tick (periodic work) and flask telemetry simulate (alias simulate-devices)."""
 
 from __future__ import annotations
 
 import click
 from flask import Flask, current_app
+from flask.cli import AppGroup
 
 from ..models import utcnow
+from .mqtt.cli import simulate_over_mqtt
+from .simulator import run
 
 
 def tick() -> dict[str, int]:
@@ -37,7 +40,10 @@ def register_commands(app: Flask) -> None:
 
 
 def register_simulator(app: Flask) -> None:
-    @app.cli.command("simulate-devices")
+    # `flask telemetry simulate` is the documented name; `flask simulate-devices` runs the same.
+    group = AppGroup("telemetry", help="Device telemetry: the device simulator.")
+
+    @group.command("simulate")
     @click.option("--machines", "count", default=3, show_default=True, help="How many machines report.")
     @click.option("--interval", default=5.0, show_default=True, help="Seconds between readings.")
     @click.option("--duration", default=60.0, show_default=True, help="Seconds to run (0: until stopped).")
@@ -48,6 +54,12 @@ def register_simulator(app: Flask) -> None:
     )
     @click.option("--seed", "seed_value", default=None, type=int, help="Random seed (repeatable runs).")
     @click.option("--poll", default=2.0, show_default=True, help="Seconds between polls for commands.")
+    @click.option(
+        "--mqtt", "use_mqtt", is_flag=True, help="Publish over MQTT, each device on its own connection."
+    )
+    @click.option(
+        "--broker-url", default=None, help="With --mqtt: mqtt[s]://host:port (default: the console's)."
+    )
     def simulate_command(
         count: int,
         interval: float,
@@ -57,13 +69,22 @@ def register_simulator(app: Flask) -> None:
         silence_rate: float,
         seed_value: int | None,
         poll: float,
+        use_mqtt: bool,
+        broker_url: str | None,
     ) -> None:
         """Issue device keys for N machines, post realistic readings through the HTTP API and obey
-        the console's commands (GET /api/device/commands), answering each."""
-        from .simulator import run
+        the console's commands (GET /api/device/commands), answering each; with --mqtt, publish
+        over MQTT instead, each device on its own connection."""
+        if use_mqtt:
+            acked = simulate_over_mqtt(count, interval, duration, broker_url, fault_rate, seed_value)
+            click.echo(f"The broker acknowledged {acked} readings.")
+            return
 
         url = (base_url or current_app.config["SIBOL_BASE_URL"]).rstrip("/")
         sent = run(
             url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo, poll=poll
         )
         click.echo(f"Stored {sent} readings.")
+
+    app.cli.add_command(group)
+    app.cli.add_command(simulate_command, "simulate-devices")

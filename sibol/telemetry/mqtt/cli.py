@@ -1,13 +1,11 @@
-"""flask mqtt prepare | broker (the embedded broker), and flask telemetry simulate (HTTP or MQTT
-devices). `flask mqtt subscribe` is the platform's (sibol.mqtt.cli, wired in sibol/cli.py)."""
+"""flask mqtt prepare | broker (the embedded broker), and the MQTT mode of flask telemetry simulate. `flask mqtt subscribe` is the platform's (sibol.mqtt.cli, wired in sibol/cli.py)."""
 
 from __future__ import annotations
 
 import os
 
 import click
-from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask import Flask
 
 from ...mqtt.cli import mqtt_group
 from ...mqtt.settings import broker_dir, broker_settings, parse_url
@@ -44,49 +42,20 @@ def register_mqtt_commands(app: Flask) -> None:
         click.echo(f"Mosquitto on 127.0.0.1:{broker.port} ({conf})")
         os.execv(binary, [binary, "-c", str(conf)])  # noqa: S606 - our own configuration
 
-    telemetry_cli = AppGroup("telemetry", help="Telemetry tools.")
 
-    @telemetry_cli.command("simulate")
-    @click.option("--machines", "count", default=3, show_default=True, help="How many devices report.")
-    @click.option("--interval", default=5.0, show_default=True, help="Seconds between a device's readings.")
-    @click.option("--duration", default=60.0, show_default=True, help="Seconds to run (0: until stopped).")
-    @click.option(
-        "--mqtt", "use_mqtt", is_flag=True, help="Publish over MQTT, each device on its own connection."
-    )
-    @click.option(
-        "--broker-url", default=None, help="mqtt[s]://host:port of the broker (default: the console's)."
-    )
-    @click.option(
-        "--base-url", default=None, help="HTTP mode: the console's address (default SIBOL_BASE_URL)."
-    )
-    @click.option("--fault-rate", default=0.03, show_default=True, help="Chance a reading starts a fault.")
-    @click.option("--seed", "seed_value", default=None, type=int, help="Random seed (repeatable runs).")
-    def simulate_command(
-        count: int,
-        interval: float,
-        duration: float,
-        use_mqtt: bool,
-        broker_url: str | None,
-        base_url: str | None,
-        fault_rate: float,
-        seed_value: int | None,
-    ) -> None:
-        """Issue device keys for N machines and send realistic readings over HTTP or MQTT."""
-        if not use_mqtt:
-            from ..simulator import run
+def simulate_over_mqtt(
+    count: int,
+    interval: float,
+    duration: float,
+    broker_url: str | None,
+    fault_rate: float,
+    seed_value: int | None,
+) -> int:
+    """`flask telemetry simulate --mqtt`: N devices, each on its own connection; returns how many
+    readings the broker acknowledged."""
+    from .devices import simulate
 
-            url = (base_url or current_app.config["SIBOL_BASE_URL"]).rstrip("/")
-            sent = run(url, count, interval, duration, fault_rate, 0.0, seed_value, echo=click.echo)
-            click.echo(f"Stored {sent} readings.")
-            return
-        from .devices import simulate
-
-        broker = parse_url(broker_url) if broker_url else broker_settings()
-        if broker is None:
-            raise click.ClickException(
-                "MQTT is off: set SIBOL_MQTT=1 or SIBOL_MQTT_URL, or pass --broker-url."
-            )
-        acked = simulate(broker, count, interval, duration, fault_rate, seed_value, echo=click.echo)
-        click.echo(f"The broker acknowledged {acked} readings.")
-
-    app.cli.add_command(telemetry_cli)
+    broker = parse_url(broker_url) if broker_url else broker_settings()
+    if broker is None:
+        raise click.ClickException("MQTT is off: set SIBOL_MQTT=1 or SIBOL_MQTT_URL, or pass --broker-url.")
+    return simulate(broker, count, interval, duration, fault_rate, seed_value, echo=click.echo)
