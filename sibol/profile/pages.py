@@ -95,6 +95,6 @@ def change_password():
 @bp.post("/profile/sign-out-everywhere")
 @signed_in
 def sign_out_everywhere():
-    service.sign_out_everywhere(current_user)
+    ended, revoked = service.sign_out_everywhere(current_user)
     logout_user()
-    return render_template("profile/signed_out.html")
+    return render_template("profile/signed_out.html", ended=ended, revoked=revoked)

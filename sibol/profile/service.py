@@ -85,21 +85,28 @@ def recent_sign_ins(account: Account) -> list[SignIn]:
 
 @dataclass
 class ActiveSession:
-    kind: str  # "browser" (this page session) or "token" (an API bearer token)
+    kind: str  # "browser" (a recorded page session) or "token" (an API bearer token)
     started: datetime | None
     last_used: datetime | None
     current: bool
+    user_agent: str | None = None  # browsers only
+    address: str | None = None
 
 
 def active_sessions(account: Account) -> list[ActiveSession]:
-    """The account's live sessions: its recorded page sessions (sibol/sessions.py), newest
-    first, then its live API tokens."""
+    """The account's live sessions: its recorded page sessions (sibol/identity/sessions.py),
+    last seen first, then its live API tokens, newest first."""
     raw = bearer_from_request()
     current_hash = hash_secret(raw) if raw else None
     current_row = None if raw else sessions.current_row()
     found = [
         ActiveSession(
-            "browser", row.created_at, row.last_seen_at, current_row is not None and row.id == current_row.id
+            "browser",
+            row.created_at,
+            row.last_seen_at,
+            current_row is not None and row.id == current_row.id,
+            row.user_agent,
+            row.address,
         )
         for row in sessions.listing(account)
     ]
@@ -132,10 +139,11 @@ def _end_other_sessions(account: Account) -> None:
     db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
 
 
-def sign_out_everywhere(account: Account) -> None:
-    """Every page session and token of the account ends, the caller's too."""
-    sessions.end_everything(account)
+def sign_out_everywhere(account: Account) -> tuple[int, int]:
+    """Every page session and token of the account ends, the caller's too; how many of each."""
+    ended = sessions.end_everything(account)
     db.session.commit()
+    return ended
 
 
 # Name and contact ------------------------------------------------------------------------------
