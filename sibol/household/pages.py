@@ -132,10 +132,8 @@ def _render(
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
-    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household"
-        from .residents.pages import my_household_page
-
-        return my_household_page()
+    if current_user.role_id == RoleId.HOUSEHOLD:  # a resident's household page is their own
+        return redirect(url_for("residents.my_household"))
     if wants_csv():
         return _export()
     return _render()
