@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..data.locks import take_write_lock
+from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..household.residents.resident import ensure_member_for
@@ -56,7 +57,7 @@ LAST_ADMIN = N_(
 
 
 def get_account(account_id: int) -> Account:
-    account = db.session.get(Account, account_id)
+    account = get_by_id(Account, account_id)
     if account is None:
         raise NotFound(_("Account not found."))
     return account
@@ -66,7 +67,7 @@ def get_account(account_id: int) -> Account:
 
 
 def check_role(role_id: int) -> Role:
-    role = db.session.get(Role, role_id)
+    role = get_by_id(Role, role_id)
     if role is None:
         raise Invalid(_("Unknown role %(role_id)s.", role_id=role_id), field="Roles")
     if role.id == RoleId.CITY_ADMIN and not tenancy.acting_as_city_admin():
@@ -106,7 +107,7 @@ def resolve_modules(values: Iterable) -> list[Module]:
 def check_barangay(barangay_id: int | None) -> int | None:
     if barangay_id is None:
         return None
-    if db.session.get(Barangay, barangay_id) is None:
+    if get_by_id(Barangay, barangay_id) is None:
         # Another barangay's id is not found, as one that does not exist (404, not 403).
         raise NotFound(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id

@@ -8,6 +8,7 @@ from flask import Blueprint, Flask, current_app, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 
+from ..data.rows import MAX_ID
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
 from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 
@@ -114,7 +115,7 @@ def int_field(
         value = int(value)
     if not isinstance(value, int):
         raise Invalid(_("%(label)s must be a whole number.", label=label), field=names[0])
-    if value < minimum or value > 2**31 - 1:
+    if value < minimum or value > MAX_ID:
         raise Invalid(_("%(label)s must be a valid number.", label=label), field=names[0])
     return value
 

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
+from ..data.rows import as_id
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..i18n.languages import N_
@@ -203,7 +204,7 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
         barangay_id = int(raw.strip() if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
         raise Invalid(_("Barangay must be a valid number"), field="areaId") from None
-    if barangay_id < 1 or barangay_id > 2**31 - 1:
+    if as_id(barangay_id) is None:
         raise Invalid(_("Barangay must be a valid number"), field="areaId")
     chosen = db.session.get(Barangay, barangay_id)
     if chosen is None or not chosen.is_active:  # Only active barangays take sign-ups

@@ -19,6 +19,7 @@ from sqlalchemy import Select, event, func, select
 from sqlalchemy.orm import Session
 
 from ..data.listing import Page, fetch_page, matches_any
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..identity import tenancy
@@ -35,7 +36,7 @@ OPEN_MAINTENANCE = (MaintenanceStatus.REQUESTED, MaintenanceStatus.ONGOING)
 
 def get_barangay(barangay_id: int) -> Barangay:
     with tenancy.unscoped():
-        barangay = db.session.get(Barangay, barangay_id)
+        barangay = get_by_id(Barangay, barangay_id)
     if barangay is None:
         raise NotFound(_("Barangay not found."))
     return barangay

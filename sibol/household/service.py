@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, func, or_, select, update
 
 from ..data.listing import Page, fetch_page, matches_any
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..inputs import rules
@@ -66,15 +67,8 @@ def _schedule_conditions(q: str | None, status: str | None) -> list:
     return conditions
 
 
-MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
-
-
-def _get(model, row_id: int):
-    return db.session.get(model, row_id) if 0 < row_id <= MAX_ID else None
-
-
 def get_schedule(schedule_id: int) -> CollectionSchedule:
-    schedule = _get(CollectionSchedule, schedule_id)
+    schedule = get_by_id(CollectionSchedule, schedule_id)
     if schedule is None:
         raise NotFound(_("Collection schedule not found."))
     return schedule
@@ -198,7 +192,7 @@ def _leaderboard(q: str | None, status: str | None) -> tuple[Select, list]:
 
 
 def get_member(member_id: int) -> HouseholdMember:
-    member = _get(HouseholdMember, member_id)
+    member = get_by_id(HouseholdMember, member_id)
     if member is None:
         raise NotFound(_("Household member not found."))
     return member

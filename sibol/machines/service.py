@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, and_, func, literal, or_, select
 
 from ..data.listing import Page, like_contains, like_escape, matches_any
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..models import Area, Machine, MachineStatus, utcnow
@@ -26,7 +27,6 @@ from ..models.machines import CONTAINER_STATUSES, PACKAGES, ChemicalAdditive, Ma
 
 NAME_MAX = 100  # Machine.name is String(100)
 QUERY_MAX = 100
-MAX_ID = 2**31 - 1
 
 
 # Reading ------------------------------------------------------------------------------------
@@ -198,11 +198,7 @@ def all_machines() -> list[Machine]:
 
 def get_machine(machine_id: int | str | None) -> Machine:
     """The machine, or NotFound for unknown and malformed ids."""
-    if isinstance(machine_id, str):
-        machine_id = int(machine_id) if machine_id.isdecimal() and len(machine_id) < 12 else None
-    if not isinstance(machine_id, int) or not 1 <= machine_id <= MAX_ID:
-        raise NotFound(_("Machine not found."))
-    machine = db.session.get(Machine, machine_id)
+    machine = get_by_id(Machine, machine_id)
     if machine is None:
         raise NotFound(_("Machine not found."))
     return machine
@@ -224,7 +220,7 @@ def find_machine(machine_id) -> Machine | None:
 
 
 def _area(area_id: int) -> Area:
-    area = db.session.get(Area, area_id)
+    area = get_by_id(Area, area_id)
     if area is None:
         raise Invalid(_("Area not found."), field="areaId")
     return area
@@ -233,7 +229,7 @@ def _area(area_id: int) -> Area:
 def _status(status_id: int | None) -> MachineStatus | None:
     if status_id is None:
         return None
-    status = db.session.get(MachineStatus, status_id)
+    status = get_by_id(MachineStatus, status_id)
     if status is None:
         raise Invalid(_("Status not found."), field="status")
     return status

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ..data.rows import MAX_ID
 from ..errors import Invalid
 from ..extensions import db
 from ..i18n.localtime import today
@@ -79,7 +80,7 @@ def parse_id(value: object, field_name: str, label: str) -> int:
         raise Invalid(_("%(label)s is required.", label=label), field=field_name)
     if isinstance(value, str) and value.strip().isdecimal():
         value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
         raise Invalid(_("%(label)s must be chosen from the list.", label=label), field=field_name)
     return value
 

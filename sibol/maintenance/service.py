@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..inputs.fields import Errors
@@ -221,12 +222,8 @@ def _build_request(actor, number, issue_text, priority_value, due, assignee, pho
     return req
 
 
-MAX_ID = 2**31 - 1
-
-
 def get_request(request_id: int) -> MaintenanceRequest:
-    # An id past the column's range would make the driver fail rather than find nothing.
-    req = db.session.get(MaintenanceRequest, request_id) if 0 < request_id <= MAX_ID else None
+    req = get_by_id(MaintenanceRequest, request_id)
     if req is None:
         raise NotFound(_("Maintenance request not found."))
     return req
@@ -298,7 +295,7 @@ def cancel_request(request_id: int, *, actor: Account | None, reason: object) ->
 
 
 def find_request(request_id: int) -> MaintenanceRequest | None:
-    return db.session.get(MaintenanceRequest, request_id)
+    return get_by_id(MaintenanceRequest, request_id)
 
 
 def is_ongoing(req: MaintenanceRequest) -> bool:

@@ -16,6 +16,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from sqlalchemy import Connection, CursorResult, func, insert, select, update
 
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..models import Account, AccountStatus, Machine, ModuleId, account_modules, utcnow
@@ -197,11 +198,7 @@ def list_for(account_id: int, *, unread_only: bool = False, limit: int = 50) -> 
 
 
 def mark_read(account_id: int, notification_id: int | str) -> Notification:
-    if isinstance(notification_id, str):
-        notification_id = (
-            int(notification_id) if notification_id.isdecimal() and len(notification_id) < 16 else 0
-        )
-    row = db.session.get(Notification, notification_id) if notification_id >= 1 else None
+    row = get_by_id(Notification, notification_id)
     if row is None or row.account_id != account_id or not row.in_console:
         raise NotFound(_("Notification not found."))
     if row.read_at is None:
