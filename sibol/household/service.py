@@ -11,6 +11,7 @@ from ..data.listing import Page, fetch_page, matches_any
 from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..i18n.localtime import today
 from ..inputs import rules
 from ..models import (
     Barangay,
@@ -22,7 +23,6 @@ from ..models import (
     PointRule,
     RewardStatus,
 )
-from ..web.templating import today
 
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
@@ -264,7 +264,7 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     )
     # The member's own history ("My household"), in the same transaction.
     db.session.add(
-        MemberCollection(member_id=member.id, collected_on=today().date(), waste_g=waste_g, points=earned)
+        MemberCollection(member_id=member.id, collected_on=today(), waste_g=waste_g, points=earned)
     )
     db.session.commit()
     db.session.refresh(member)

@@ -58,7 +58,6 @@ def index():
         "packages": PACKAGES,
         "page_url": page_url,
         "area_label": area_label,
-        "today": service.today_iso(),
     }
     if wants_csv():
         return _export(tab, q)

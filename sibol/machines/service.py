@@ -11,7 +11,7 @@ area names are few, so they are matched in full. Pages come in id order; the typ
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime, time
+from datetime import date, time
 from functools import lru_cache
 from typing import Any
 
@@ -392,7 +392,3 @@ def add_waste_container(
     row.container_no = f"WC-{machine.id:03d}-{count:02d}"
     db.session.commit()
     return row
-
-
-def today_iso() -> str:
-    return datetime.now().date().isoformat()

@@ -19,11 +19,6 @@ MAX_REMARKS = 1000
 MAX_PHONE = 40
 
 
-def manila_today() -> date:
-    """Today in the barangay's zone (SIBOL_TIMEZONE, Asia/Manila by default)."""
-    return today()
-
-
 def text_value(value: object, field_name: str, label: str, *, max_length: int, required: bool) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -57,9 +52,9 @@ def parse_due_date(value: object, field_name: str = "dueDate", label: str | None
             due = None
         if due is None:
             raise Invalid(_("%(label)s must be a date (YYYY-MM-DD).", label=label), field=field_name)
-    if due < manila_today():
+    if due < today():
         raise Invalid(_("%(label)s cannot be in the past.", label=label), field=field_name)
-    if due.year > manila_today().year + 10:
+    if due.year > today().year + 10:
         raise Invalid(_("%(label)s is too far in the future.", label=label), field=field_name)
     return due
 

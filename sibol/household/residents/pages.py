@@ -8,9 +8,9 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ...errors import NotFound, ServiceError
+from ...i18n.localtime import today
 from ...identity.access import module_required
 from ...models import ModuleId
-from ...web.templating import today
 from .. import service as household
 from . import claims, resident
 
@@ -20,7 +20,7 @@ bp = Blueprint("residents", __name__)
 def _my_household_page(errors: dict | None = None, status: int = 200):
     """The resident's view; a Household account with no linked member gets an explanation."""
     try:
-        view = resident.overview(current_user, today().date())
+        view = resident.overview(current_user, today())
     except NotFound as err:
         return render_template("household/resident.html", view=None, missing=err.message), status
     return render_template("household/resident.html", view=view, errors=errors or {}), status
