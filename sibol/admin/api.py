@@ -11,6 +11,7 @@ from ..data.export import wants_csv
 from ..data.listing import Page, page_args, page_json
 from ..errors import Invalid
 from ..identity.access import module_required
+from ..identity.usernames import USERNAME_MAX
 from ..models import ModuleId
 from . import exports, locks, queries, service
 from .serializers import (
@@ -133,7 +134,7 @@ def create():
         module_values=access_values(body),
         barangay_id=int_field(body, "Barangay_id", "barangayId", label=_("Barangay"), required=False),
         username=text_field(
-            body, "Username", "username", label=_("Username"), required=False, max_length=service.USERNAME_MAX
+            body, "Username", "username", label=_("Username"), required=False, max_length=USERNAME_MAX
         ),
         password=text_field(
             body, "Password", "password", label=_("Password"), required=False, max_length=256, strip=False

@@ -7,7 +7,6 @@ Raises Invalid (400), NotFound (404) and Conflict (409) from sibol.errors.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..household.residents.resident import ensure_member_for
 from ..i18n.languages import N_
-from ..identity import tenancy
+from ..identity import tenancy, usernames
 from ..identity.onetime import set_password_url
 from ..identity.passwords import hash_password, password_advice
 from ..identity.sessions import end_everything
@@ -46,7 +45,6 @@ from ..models.admin import AuditAction, AuditEntry
 from .approval import apply_role, approval_role
 from .queries import modules
 
-USERNAME_MAX = 30
 NAME_MAX = 100
 EMAIL_MAX = 254
 REASON_MAX = 500
@@ -111,37 +109,6 @@ def check_barangay(barangay_id: int | None) -> int | None:
         # Another barangay's id is not found, as one that does not exist (404, not 403).
         raise NotFound(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id
-
-
-def derive_username(first_name: str, last_name: str) -> str:
-    """Spec section 5: lowercase, spaces become dots, only a-z 0-9 . _ - kept, at most 30."""
-    base = f"{first_name.strip()} {last_name.strip()}".strip().lower()
-    base = re.sub(r"\s+", ".", base)
-    base = re.sub(r"[^a-z0-9._-]", "", base)
-    base = re.sub(r"\.{2,}", ".", base).strip(".")
-    return base[:USERNAME_MAX].rstrip(".")
-
-
-def _username_taken(username: str) -> bool:
-    with tenancy.unscoped():  # usernames are unique over the installation, not per barangay
-        return (
-            db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower()))
-            is not None
-        )
-
-
-def unique_username(base: str) -> str:
-    """base, or base2, base3, ... (kept within 30 characters) when taken."""
-    base = base or "user"
-    if not _username_taken(base):
-        return base
-    n = 2
-    while True:
-        suffix = str(n)
-        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
-        if not _username_taken(candidate):
-            return candidate
-        n += 1
 
 
 def _is_admin_holder(account: Account) -> bool:
@@ -244,20 +211,20 @@ def create_account(
         taken = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
     if taken:
         raise Conflict(_("An account with this e-mail already exists."), field="Email")
-    derived = derive_username(first_name, last_name)
+    derived = usernames.from_names(first_name, last_name)
     if username and username.strip().lower() == derived:
         username = None  # the spec client sends the same derivation: made unique like ours
     if username:
         username = username.strip()
-        if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
+        if not usernames.is_valid(username):
             raise Invalid(
                 _("Username may hold only letters, digits, dot, underscore and hyphen (at most 30)."),
                 field="Username",
             )
-        if _username_taken(username):
+        if usernames.is_taken(username):
             raise Conflict(_("An account with this username already exists."), field="Username")
     else:
-        username = unique_username(derived)
+        username = usernames.unique(derived)
     if password:
         advice = password_advice(password)
         if advice:  # says exactly what to change (the spec's client shows it in an alert)

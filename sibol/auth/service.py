@@ -19,7 +19,7 @@ from ..data.rows import as_id
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..i18n.languages import N_
-from ..identity import lockout, onetime, sessions
+from ..identity import lockout, onetime, sessions, usernames
 from ..identity.passwords import hash_password, needs_rehash, verify_password
 from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
@@ -43,7 +43,6 @@ NO_PASSWORD = N_("Your account has no password yet. Use the link in your approva
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
-USERNAME_MAX = 30
 INVALID_EMAIL = N_("Please enter a valid email.")
 INVALID_CODE = N_("Invalid or expired code. Request a new code if needed.")
 CODE_FORMAT = N_("Code must be a 6-digit number.")
@@ -130,32 +129,6 @@ def strip_name(value: str) -> str:
     return NAME_CHARS.sub("", value)
 
 
-def derive_username(email: str | None, first: str = "", last: str = "") -> str:
-    """Spec section 5: the e-mail's local part (letters, digits . _ -), else first+last."""
-    if email and "@" in email:
-        base = re.sub(r"[^A-Za-z0-9._-]", "", email.split("@", 1)[0])[:USERNAME_MAX]
-        if base:
-            return base
-    return re.sub(r"[^a-z0-9]", "", f"{first}{last}".lower())[:USERNAME_MAX]
-
-
-def unique_username(base: str) -> str:
-    base = (base or "user")[:USERNAME_MAX]
-    taken = {
-        name.lower()
-        for name in db.session.scalars(select(Account.username).where(Account.username.ilike(f"{base}%")))
-    }
-    if base.lower() not in taken:
-        return base
-    n = 2
-    while True:
-        suffix = str(n)
-        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
-        if candidate.lower() not in taken:
-            return candidate
-        n += 1
-
-
 @dataclass
 class SignupForm:
     role: int | None
@@ -236,7 +209,7 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
             )
         raise Conflict(_("An account with this email already exists."), field="email")
     account = Account(
-        username=unique_username(derive_username(email, first, last)),
+        username=usernames.unique(usernames.from_email(email, first, last)),
         first_name=first,
         last_name=last,
         email=email,
