@@ -14,6 +14,7 @@ from ..data.rows import MAX_ID, get_by_id
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
 from ..inputs import rules, uploads
+from ..inputs.fields import Errors
 from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import HouseholdMember, Reward, RewardClaim, RewardStatus
 from .service import REWARD_STATUSES, _search_text, get_member
@@ -70,7 +71,7 @@ def _check_image(stream) -> tuple[bytes, str, str]:
 def create_reward(data: dict, image=None) -> Reward:
     """data: reward (name), status (Available), points (eligibility: points needed), area.
     image: a file-like object or None. Nothing is stored when anything is refused."""
-    errors = rules.Errors()
+    errors = Errors()
     name = rules.text(errors, data.get("reward"), "reward", _("Reward"), max_length=120)
     status = rules.choice(
         errors, data.get("status"), "status", _("Status"), REWARD_STATUSES, RewardStatus.AVAILABLE.value
@@ -173,7 +174,7 @@ def undo_claim(claim_id: int) -> HouseholdMember:
 
 def claim_reward(reward_id: int, member_id) -> RewardClaim:
     """A member spends points on an available reward; refuses when points fall short."""
-    errors = rules.Errors()
+    errors = Errors()
     member_id = rules.whole(errors, member_id, "memberId", _("Member"), minimum=1, maximum=MAX_ID)
     errors.raise_if_any()
     reward = get_reward(reward_id)

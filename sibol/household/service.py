@@ -13,6 +13,7 @@ from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..i18n.localtime import today
 from ..inputs import rules
+from ..inputs.fields import Errors
 from ..models import (
     Barangay,
     CollectionArea,
@@ -76,7 +77,7 @@ def get_schedule(schedule_id: int) -> CollectionSchedule:
 
 def _schedule_values(data: dict, *, partial: bool = False) -> dict:
     """Checks a schedule's fields (spec names); with partial, only the fields present."""
-    errors = rules.Errors()
+    errors = Errors()
     values: dict = {}
 
     def has(name: str) -> bool:
@@ -206,7 +207,7 @@ def barangay_names() -> list[str]:
 def create_member(data: dict) -> HouseholdMember:
     """data: name, barangay (a name from the barangays table), points (starting points, whole,
     0 or more; 0 when empty), status (Active or Inactive; Active when empty)."""
-    errors = rules.Errors()
+    errors = Errors()
     name = rules.text(errors, data.get("name"), "name", _("Name"))
     barangay = rules.text(errors, data.get("barangay"), "barangay", _("Barangay"))
     if barangay:
@@ -234,7 +235,7 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     """Credits a member for food waste handed in. data: wasteKg (more than 0). The points come
     from the saved Point System rule (rounded down). Returns (member, grams, points earned)."""
     member = get_member(member_id)
-    errors = rules.Errors()
+    errors = Errors()
     waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Food waste"), positive=True)
     errors.raise_if_any()
     waste_g = waste_g or 0
@@ -282,7 +283,7 @@ def point_rule() -> tuple[int, int]:
 
 def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, int]:
     """data: wasteKg (more than 0) and points (whole, 1 or more)."""
-    errors = rules.Errors()
+    errors = Errors()
     waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Total food waste"), positive=True)
     points = rules.whole(errors, data.get("points"), "points", _("Points"), minimum=1)
     errors.raise_if_any()

@@ -23,6 +23,7 @@ from ..identity import sessions, tenancy
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
 from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
+from ..inputs.fields import Errors
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
 from ..models.auth import PageSession
 
@@ -149,7 +150,7 @@ def sign_out_everywhere(account: Account) -> tuple[int, int]:
 # Name and contact ------------------------------------------------------------------------------
 
 
-def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
+def _name(errors: Errors, value: object, field: str, label: str) -> str:
     text = rules.text(errors, value, field, label, max_length=100)
     if text and not NAME_RE.match(text):
         errors.add(
@@ -162,7 +163,7 @@ def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
 
 def update_profile(account: Account, data: dict) -> Account:
     """data: firstName, lastName, contactNumber (empty to clear). Only the fields sent change."""
-    errors = rules.Errors()
+    errors = Errors()
     values: dict = {}
     if "firstName" in data:
         values["first_name"] = _name(errors, data.get("firstName"), "firstName", "First name")
@@ -289,7 +290,7 @@ def confirm_email_change(raw: object) -> Account:
 def change_password(account: Account, current: object, new: object) -> None:
     """Needs the current password; every other session and token of the account ends at once,
     this browser (or this token) stays signed in."""
-    errors = rules.Errors()
+    errors = Errors()
     if not isinstance(current, str) or not current:
         errors.add("currentPassword", _("Type your current password."))
     elif not verify_password(account.password_hash, current):
