@@ -19,7 +19,7 @@ from ..extensions import db
 from ..identity.access import module_required
 from ..models import Account, ModuleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
-from . import exports, locks, queries, service
+from . import approval, exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -223,7 +223,7 @@ def set_active(account_id: int):
 def approve(account_id: int):
     try:
         role_id = _form_int("role")
-        service.approve_account(_actor(), account_id, role_id, request.form.get("confirm_role", "")[:50])
+        approval.approve_account(_actor(), account_id, role_id, request.form.get("confirm_role", "")[:50])
     except ServiceError as err:
         flash(err.message, "error")
     else:
@@ -235,7 +235,7 @@ def approve(account_id: int):
 @module_required(ADMIN)
 def reject(account_id: int):
     try:
-        service.reject_account(_actor(), account_id, request.form.get("reason", ""))
+        approval.reject_account(_actor(), account_id, request.form.get("reason", ""))
     except ServiceError as err:
         flash(err.message, "error")
     else:

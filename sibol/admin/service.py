@@ -1,4 +1,5 @@
-"""Account administration rules: listing, create, edit, enable/disable, approve/reject, audit.
+"""Account administration rules: create, edit, enable/disable, the last-admin guard, the audit
+trail. Approving and rejecting sign-ups is sibol/admin/approval.py; the lists, queries.py.
 
 Every write commits once; e-mail goes out after the commit (a mail failure never undoes it).
 Raises Invalid (400), NotFound (404) and Conflict (409) from sibol.errors.
@@ -11,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
@@ -28,7 +28,6 @@ from ..identity import tenancy, usernames
 from ..identity.onetime import set_password_url
 from ..identity.passwords import hash_password, password_advice
 from ..identity.sessions import end_everything
-from ..identity.tokens import revoke_all_tokens
 from ..inputs.fields import EMAIL_RE
 from ..models import (
     ROLE_DEFAULT_MODULES,
@@ -42,12 +41,10 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from .approval import apply_role, approval_role
 from .queries import modules
 
 NAME_MAX = 100
 EMAIL_MAX = 254
-REASON_MAX = 500
 LAST_ADMIN = N_(
     "%(name)s is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."
@@ -148,7 +145,7 @@ def _guard_last_admin(account: Account) -> None:
         raise Conflict(_(LAST_ADMIN, name=account.username), field="Account_id")
 
 
-def _audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
+def audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
     db.session.add(
         AuditEntry(
             action=str(action),
@@ -245,7 +242,7 @@ def create_account(
     _commit_unique(flush_only=True)
     link = None if password else set_password_url(account)
     ensure_member_for(account)  # created active: a Household account gets its household now
-    _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
+    audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
         account.email,
@@ -283,7 +280,7 @@ def update_account(
         if scope is None:
             raise tenancy.NeedsBarangay()
         account.barangay_id = scope
-    _audit(AuditAction.EDIT, actor, account, before=before, after=after)
+    audit(AuditAction.EDIT, actor, account, before=before, after=after)
     db.session.commit()
     return account
 
@@ -303,69 +300,6 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
         end_everything(account)
     else:
         account.is_enabled = True
-    _audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
+    audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
     db.session.commit()
-    return account
-
-
-def _pending(account_id: int) -> Account:
-    account = get_account(account_id)
-    if account.status != AccountStatus.PENDING:
-        raise Conflict(
-            _("Only accounts awaiting approval can be approved or rejected."), status=account.status
-        )
-    return account
-
-
-def approve_account(
-    actor: Account, account_id: int, role_id: int | None = None, confirm_role: str | None = None
-) -> Account:
-    """Pending -> active, with the role asked for or `role_id`; Admin needs `confirm_role` naming
-    it. An account without a password gets a single-use set-password link."""
-    account = _pending(account_id)
-    requested = account.role_id
-    role = approval_role(account, check_role(role_id) if role_id is not None else None, confirm_role)
-    apply_role(account, role)
-    account.status = AccountStatus.ACTIVE
-    account.is_enabled = True
-    account.rejection_reason = None
-    link = set_password_url(account) if not account.password_hash else None
-    ensure_member_for(account)  # a Household account gets its household
-    _audit(
-        AuditAction.APPROVE,
-        actor,
-        account,
-        **({"role": role.id, "requestedRole": requested} if role.id != requested else {}),
-    )
-    db.session.commit()
-    emails.send_email(
-        account.email,
-        _l("Your account was approved"),
-        "account_approved",
-        account=account,
-        set_password_url=link,
-    )
-    return account
-
-
-def reject_account(actor: Account, account_id: int, reason: str | None) -> Account:
-    reason = (reason or "").strip() or None
-    if reason and len(reason) > REASON_MAX:
-        raise Invalid(
-            _("The reason must be at most %(reason_max)s characters.", reason_max=REASON_MAX), field="reason"
-        )
-    account = _pending(account_id)
-    account.status = AccountStatus.REJECTED
-    account.rejection_reason = reason
-    revoke_all_tokens(account.id)
-    _audit(AuditAction.REJECT, actor, account, reason=reason)
-    db.session.commit()
-    emails.send_email(
-        account.email,
-        _l("Your account registration was rejected"),
-        "account_rejected",
-        account=account,
-        reason=reason,
-    )
-    current_app.logger.info("Account %s rejected by %s", account.username, actor.username)
     return account

@@ -16,7 +16,7 @@ from ..errors import Invalid
 from ..i18n.languages import bound_gettext
 from ..identity.access import module_required
 from ..models import Area, Machine, MachineStatus, ModuleId, utcnow
-from . import exports, service
+from . import exports, records, search, service
 from .serializers import area_json, chemical_additive_json, machine_json, status_json, waste_container_json
 
 bp = Blueprint("machines", __name__)
@@ -37,7 +37,7 @@ def list_machines():
     page, per_page = page_args(default_per_page=10)
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
-    result = service.search_machines(q, page, per_page, with_total=with_total, as_rows=_page_columns)
+    result = search.search_machines(q, page, per_page, with_total=with_total, as_rows=_page_columns)
     now, gettext = utcnow(), bound_gettext()
     body = page_json(result, lambda row: _page_row(row, now, gettext), success=False)
     if not with_total:
@@ -102,7 +102,7 @@ def chemical_additives(machine_id: str):
     machine = service.get_machine(machine_id)
     if wants_csv():
         return exports.chemical_additives_csv(machine.id, _query())
-    rows = service.list_chemical_additives(machine.id, request.args.get("q"))
+    rows = records.list_chemical_additives(machine.id, request.args.get("q"))
     return [chemical_additive_json(r) for r in rows]
 
 
@@ -111,7 +111,7 @@ def chemical_additives(machine_id: str):
 def add_chemical_additive(machine_id: str):
     service.get_machine(machine_id)
     body = json_body()
-    row = service.add_chemical_additive(
+    row = records.add_chemical_additive(
         machine_id,
         area=_text(body, "area"),
         start_date=_text(body, "startDate", "date"),
@@ -130,7 +130,7 @@ def waste_containers(machine_id: str):
     machine = service.get_machine(machine_id)
     if wants_csv():
         return exports.waste_containers_csv(machine.id, _query())
-    rows = service.list_waste_containers(machine.id, request.args.get("q"))
+    rows = records.list_waste_containers(machine.id, request.args.get("q"))
     return [waste_container_json(r) for r in rows]
 
 
@@ -139,7 +139,7 @@ def waste_containers(machine_id: str):
 def add_waste_container(machine_id: str):
     service.get_machine(machine_id)
     body = json_body()
-    row = service.add_waste_container(
+    row = records.add_waste_container(
         machine_id,
         area=_text(body, "area"),
         start_date=_text(body, "startDate"),
@@ -208,6 +208,6 @@ def _text(body: dict, *names: str) -> str | None:
 def _query() -> str:
     """q of an export: checked like a page's search (at most 100 characters)."""
     q = request.args.get("q", "")
-    if len(q) > service.QUERY_MAX:
-        raise Invalid(_("q must be at most %(n)s characters.", n=service.QUERY_MAX), field="q")
+    if len(q) > search.QUERY_MAX:
+        raise Invalid(_("q must be at most %(n)s characters.", n=search.QUERY_MAX), field="q")
     return q

@@ -17,7 +17,7 @@ from ..errors import ServiceError
 from ..identity.access import module_required
 from ..models import ModuleId
 from ..models.machines import PACKAGES
-from . import exports, service
+from . import exports, records, search, service
 from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
@@ -50,7 +50,7 @@ def index():
     tab = request.args.get("tab", DEFAULT_TAB)
     if tab not in dict(TABS):
         tab = DEFAULT_TAB
-    q = request.args.get("q", "")[: service.QUERY_MAX]
+    q = request.args.get("q", "")[: search.QUERY_MAX]
     context: dict = {
         "tabs": TABS,
         "tab": tab,
@@ -63,15 +63,15 @@ def index():
         return _export(tab, q)
     if tab == "machines":
         page, per_page = page_args_lenient(sizes=None)
-        result = service.search_machines(q, page, per_page)
+        result = search.search_machines(q, page, per_page)
         context.update(result=result, areas=service.list_areas(), statuses=service.list_statuses())
         edit_id = request.args.get("edit")
         context["editing"] = service.find_machine(edit_id) if edit_id else None
         context["adding"] = request.args.get("add") == "1"
     else:
         machine = service.find_machine(request.args.get("machine")) or service.first_machine()
-        machine_q = request.args.get("machine_q", "")[: service.QUERY_MAX]
-        options = service.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
+        machine_q = request.args.get("machine_q", "")[: search.QUERY_MAX]
+        options = search.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
         if machine is not None and all(m.id != machine.id for m in options):
             options.insert(0, machine)
         context.update(
@@ -82,9 +82,9 @@ def index():
         )
         machine_id = machine.id if machine else None
         if tab == "chemical-additives":
-            context["additives"] = service.list_chemical_additives(machine_id, q)
+            context["additives"] = records.list_chemical_additives(machine_id, q)
         elif tab == "waste-container":
-            context["containers"] = service.list_waste_containers(machine_id, q)
+            context["containers"] = records.list_waste_containers(machine_id, q)
         else:  # process-panels, analytics: the machine's telemetry
             from ..telemetry.pages import tab_context
 
@@ -160,7 +160,7 @@ def add_chemical_additive():
     machine_id = request.form.get("machine", "")
     form = request.form
     try:
-        service.add_chemical_additive(
+        records.add_chemical_additive(
             machine_id,
             area=form.get("area"),
             start_date=form.get("startDate"),
@@ -182,7 +182,7 @@ def add_chemical_additive():
 def add_waste_container():
     machine_id = request.form.get("machine", "")
     try:
-        service.add_waste_container(
+        records.add_waste_container(
             machine_id, area=request.form.get("area"), start_date=request.form.get("startDate")
         )
     except ServiceError as err:
