@@ -15,9 +15,8 @@ from flask_login import current_user
 from ..data.export import wants_csv
 from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
-from ..extensions import db
 from ..identity.access import module_required
-from ..models import Account, ModuleId
+from ..models import ModuleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
 from . import approval, exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
@@ -183,7 +182,7 @@ def update_account(account_id: int):
 def set_active(account_id: int):
     active = request.form.get("active") == "1"
     if not active and needs_confirmation():
-        target = db.session.get(Account, account_id)
+        target = service.find_account(account_id)
         if target is not None and target.is_enabled:
             return confirmation_page(
                 _("Disable %(name)s?", name=target.full_name),

@@ -51,6 +51,10 @@ LAST_ADMIN = N_(
 )
 
 
+def find_account(account_id: int) -> Account | None:
+    return get_by_id(Account, account_id)
+
+
 def get_account(account_id: int) -> Account:
     account = get_by_id(Account, account_id)
     if account is None:

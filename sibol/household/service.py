@@ -296,3 +296,36 @@ def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, 
     rule.updated_by_id = actor_id
     db.session.commit()
     return rule.waste_g, rule.points
+
+
+# What the spec's own client reads (household/client_api.py) -----------------------------------
+
+
+def schedule_areas() -> list[tuple[str, int]]:
+    """(area name, how many schedules cover it), by name ignoring case, A to Z."""
+    key = func.lower(CollectionArea.name)
+    rows = db.session.execute(
+        select(func.min(CollectionArea.name), func.count(func.distinct(CollectionArea.schedule_id)))
+        .group_by(key)
+        .order_by(key)
+    ).all()
+    return [(name, count) for name, count in rows]
+
+
+def collectors() -> list[tuple[str, str, int]]:
+    """(maintenance person, contact of their latest schedule, schedules), by person ignoring
+    case, A to Z."""
+    key = func.lower(CollectionSchedule.maintenance_person)
+    latest = (
+        select(
+            key.label("person"), func.max(CollectionSchedule.id).label("latest_id"), func.count().label("n")
+        )
+        .group_by(key)
+        .subquery()
+    )
+    rows = db.session.execute(
+        select(CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact, latest.c.n)
+        .join(latest, CollectionSchedule.id == latest.c.latest_id)
+        .order_by(latest.c.person)
+    ).all()
+    return [(name, contact, count) for name, contact, count in rows]

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from ..data.export import wants_csv
 from ..data.listing import page_args_lenient, page_link
@@ -17,6 +18,8 @@ from ..errors import ServiceError
 from ..identity.access import module_required
 from ..models import ModuleId
 from ..models.machines import PACKAGES
+from ..telemetry import panels
+from ..telemetry.exports import analytics_csv
 from . import exports, records, search, service
 from .serializers import area_label
 
@@ -86,9 +89,9 @@ def index():
         elif tab == "waste-container":
             context["containers"] = records.list_waste_containers(machine_id, q)
         else:  # process-panels, analytics: the machine's telemetry
-            from ..telemetry.pages import tab_context
-
-            context.update(tab_context(tab, machine_id))
+            context.update(
+                panels.machine_tab(tab, machine_id, request.args.get("range"), current_user.role_id)
+            )
     return render_template("machines/index.html", **context)
 
 
@@ -103,11 +106,8 @@ def _export(tab: str, q: str):
     if tab == "waste-container":
         return exports.waste_containers_csv(machine_id, q)
     if tab == "analytics" and machine_id is not None:
-        from ..telemetry.exports import analytics_csv
-        from ..telemetry.views import RANGES
-
         range_key = request.args.get("range", "24h")
-        return analytics_csv(machine_id, range_key if range_key in RANGES else "24h")
+        return analytics_csv(machine_id, range_key if range_key in panels.RANGES else "24h")
     abort(404)  # Process Panels (and Analytics without a machine) have no table to export
 
 

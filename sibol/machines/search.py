@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Select, and_, func, literal, or_, select
+from sqlalchemy import Select, Table, and_, func, literal, or_, outerjoin, select
 
 from ..data.listing import Page, like_contains, like_escape
 from ..extensions import db
-from ..models import Area, Machine
+from ..models import Area, Machine, MachineStatus
 from ..models.machines import MachineTerm
+from ..models.telemetry import DeviceKey
 
 QUERY_MAX = 100
 
@@ -48,7 +49,7 @@ def _named(q: str) -> Select:
 
 
 # A page's rows as ORM objects (the pages), or as plain rows of another SELECT built from the
-# same statement (the API: `as_rows` swaps the columns, see machines/api.py).
+# same statement (the API: `as_rows` swaps the columns, see listing_columns below).
 AsRows = Callable[[Select], Select] | None
 
 
@@ -172,3 +173,30 @@ def machines_query(q: str | None = None) -> Select:
     q = normalise_query(q)
     query = select(Machine).order_by(Machine.id)
     return query.where(_matches(q, _matching_area_ids(q))) if q else query
+
+
+def listing_columns(statement: Select) -> Select:
+    """A page of machines as plain rows: machine_json's fields and the device's last
+    reading in one SELECT, instead of Machine objects plus a second query for the devices."""
+    # The machine's own area, status and device key through their tables: the machines are
+    # scoped to the barangay (the Machine entity's loader criteria), and an ORM entity here would
+    # add its criteria to the WHERE clause, turning these outer joins into inner ones.
+    area, status, device = (
+        cast(Table, Area.__table__),
+        cast(Table, MachineStatus.__table__),
+        cast(Table, DeviceKey.__table__),
+    )
+    return statement.with_only_columns(
+        Machine.id.label("machine_id"),
+        Machine.name,
+        Machine.area_id,
+        area.c.name.label("area_name"),
+        Machine.status_id,
+        status.c.name.label("status_name"),
+        device.c.last_reading_at,
+        maintain_column_froms=False,
+    ).select_from(
+        outerjoin(Machine, area, Machine.area_id == area.c.id)
+        .outerjoin(status, Machine.status_id == status.c.id)
+        .outerjoin(device, device.c.machine_id == Machine.id)
+    )

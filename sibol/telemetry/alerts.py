@@ -209,3 +209,8 @@ def open_alert_counts(machine_ids: list[int]) -> dict[int, int]:
         .group_by(Alert.machine_id)
     )
     return {machine_id: count for machine_id, count in rows}
+
+
+def machine_names(ids: set[int]) -> dict[int, str]:
+    """Machine id -> name, for alerts listed by machine id."""
+    return dict(db.session.execute(select(Machine.id, Machine.name).where(Machine.id.in_(ids or {0}))).all())

@@ -13,14 +13,13 @@ from ..data.export import wants_csv
 from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
-from ..models import ModuleId, RoleId, utcnow
+from ..models import ModuleId, utcnow
 from . import alerts, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
+from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
-
-EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF, RoleId.CITY_ADMIN)
 
 
 def require_editor() -> None:
