@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, url_for
 
+from ..api.openapi import build_openapi
 from ..identity.access import public
 from . import service
 
@@ -31,6 +32,4 @@ def healthz():
 @public
 def openapi():
     """The OpenAPI 3 document of the whole /api."""
-    from ..api.openapi import build_openapi
-
     return jsonify(build_openapi(current_app))

@@ -20,6 +20,7 @@ from ..i18n.localtime import format_pattern, week_label
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import EnergyReading, WasteCollection
+from ..telemetry.dashboard import energy_from_readings, waste_from_readings
 
 PERIODS = ("weekly", "monthly", "yearly")
 PERIOD_NAMES = {"weekly": "Weekly", "monthly": "Monthly", "yearly": "Yearly"}
@@ -124,7 +125,6 @@ def schedule_panel() -> list[dict]:
 
 def summary() -> dict:
     # Where machines report, their readings; otherwise the stored rows (the spec's sample).
-    from ..telemetry.dashboard import energy_from_readings, waste_from_readings
 
     return {
         "waste": waste_from_readings(PERIODS) or waste_summary(),

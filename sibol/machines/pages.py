@@ -21,6 +21,7 @@ from ..models.machines import PACKAGES
 from ..telemetry import panels
 from ..telemetry.exports import analytics_csv
 from . import exports, records, search, service
+from .cli import register_commands
 from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
@@ -37,8 +38,6 @@ SELECTOR_OPTIONS = 20  # the no-JavaScript selector lists this many matches
 
 
 def init_app(app: Flask) -> None:
-    from .cli import register_commands
-
     register_commands(app)
 
 

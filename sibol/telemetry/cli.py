@@ -6,12 +6,12 @@ import click
 from flask import Flask, current_app
 
 from ..models import utcnow
+from . import alerts, hooks, notifications, rollups
+from .simulator import run
 
 
 def tick() -> dict[str, int]:
     """The periodic work: silent machines, overdue maintenance, raw retention, pending e-mail."""
-    from . import alerts, hooks, notifications, rollups
-
     now = utcnow()
     return {
         "silent_alerts": alerts.check_silence(now=now),
@@ -52,8 +52,6 @@ def register_simulator(app: Flask) -> None:
         seed_value: int | None,
     ) -> None:
         """Issue device keys for N machines and post realistic readings through the HTTP API."""
-        from .simulator import run
-
         url = (base_url or current_app.config["SIBOL_BASE_URL"]).rstrip("/")
         sent = run(url, count, interval, duration, fault_rate, silence_rate, seed_value, echo=click.echo)
         click.echo(f"Stored {sent} readings.")

@@ -19,6 +19,8 @@ from ..models import ModuleId
 from ..models.telemetry import METRICS
 from . import alerts, keys, notifications, panels
 from .api import require_editor
+from .cli import register_commands
+from .exports import alerts_csv
 from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
@@ -32,8 +34,6 @@ def unread_notifications() -> int:
 
 
 def init_app(app: Flask) -> None:
-    from .cli import register_commands
-
     register_commands(app)
     app.jinja_env.globals.update(
         unread_notifications=unread_notifications,
@@ -134,8 +134,6 @@ def alert_list():
         except ServiceError:
             abort(404)
     if wants_csv():
-        from .exports import alerts_csv
-
         return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
     names = alerts.machine_names({a.machine_id for a in rows})
