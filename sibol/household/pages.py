@@ -155,7 +155,7 @@ def _render(tab_key: str | None = None, failed: Failed | None = None):
         if row is not None:
             rows[tab.dialog.context] = row
             modal = modal or tab.dialog.modal
-    claim_members = []
+    claim_members: list = []
     if rows["claim_reward"] is not None:
         # Active members, most points first (the people who can afford a reward lead the list).
         claim_members = [m for m, _ in service.list_leaderboard(None, "Active", 1, CLAIM_CHOICES).rows]

@@ -40,8 +40,8 @@ def machine_tab(tab: str, machine_id: int | None, range_key: str | None, role_id
         return {}
     if tab == "process-panels":
         return {"panel": process_panel(machine_id), "can_edit": role_id in EDITOR_ROLES}
-    range_key = range_key if range_key in RANGES else "24h"
-    return {"analytics": analytics(machine_id, range_key), "ranges": RANGES, "bucket_label": bucket_label}
+    chosen = range_key if range_key is not None and range_key in RANGES else "24h"
+    return {"analytics": analytics(machine_id, chosen), "ranges": RANGES, "bucket_label": bucket_label}
 
 
 def number(value: float | None) -> str:
