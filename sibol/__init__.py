@@ -13,15 +13,24 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
+from . import models  # noqa: F401 - the tables must be known to metadata and migrations
 from .api import install_cors, make_api_blueprint
 from .api.openapi import collect_operations
+from .cli import register_commands
 from .config import load_settings
+from .core.pages import bp as core_bp
+from .core.static import register_static
 from .data.retry import install_write_retry
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
 from .i18n.languages import init_i18n
 from .identity import ratelimits  # noqa: F401 - registers the sibol-sqlite:// rate-limit store
 from .identity.access import enforce_access
+from .identity.sessions import is_live_for
+from .identity.tenancy import install as install_tenancy
+from .identity.tokens import account_for_token, bearer_from_request
+from .jobs.queue import init_app as init_tasks
+from .models import Account
 from .web import live
 from .web.assets import init_assets
 from .web.critical_css import install_critical_css
@@ -83,7 +92,6 @@ def create_app(overrides: dict | None = None) -> Flask:
     register_extensions(app)
     init_i18n(app)
     register_request_hooks(app)
-    from .identity.tenancy import install as install_tenancy
 
     install_tenancy(app)  # after the identity hooks: the scope comes from the signed-in account
     app.url_map.converters["int"] = DatabaseId  # before any route is added
@@ -109,8 +117,6 @@ def _sqlite_pragmas(dbapi_connection, _record):
 
 
 def register_extensions(app: Flask) -> None:
-    from . import models  # noqa: F401 - the tables must be known to metadata and migrations
-
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     login_manager.init_app(app)
@@ -118,7 +124,6 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     limiter.init_app(app)
-    from .jobs.queue import init_app as init_tasks
 
     init_tasks(app)
     login_manager.login_view = "auth.login"
@@ -129,8 +134,6 @@ def register_extensions(app: Flask) -> None:
 
 def _load_session_user(user_id: str):
     """Flask-Login loader: the id carries the account's session epoch."""
-    from .models import Account
-
     raw_id, _sep, epoch = str(user_id).partition(".")
     if not raw_id.isdecimal():
         return None
@@ -146,7 +149,6 @@ def _load_session_user(user_id: str):
             else _("Your account is not active.")
         )
         return None
-    from .identity.sessions import is_live_for
 
     if epoch != str(account.session_epoch or 0) or not is_live_for(account):
         # Signed out (on this or another copy of the cookie), or every session of the account ended.
@@ -156,8 +158,6 @@ def _load_session_user(user_id: str):
 
 
 def register_request_hooks(app: Flask) -> None:
-    from .identity.tokens import account_for_token, bearer_from_request
-
     install_cors(app)
 
     @app.before_request
@@ -205,9 +205,6 @@ def register_request_hooks(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .core.pages import bp as core_bp
-    from .core.static import register_static
-
     register_static(app)
     app.register_blueprint(core_bp)
     api = make_api_blueprint()
@@ -239,6 +236,4 @@ def _optional_module(name: str):
 
 
 def register_cli(app: Flask) -> None:
-    from .cli import register_commands
-
     register_commands(app)

@@ -7,6 +7,8 @@ import click
 from flask import Flask, current_app
 
 from . import seed
+from .data.backup import backup, digest, restore
+from .extensions import db
 
 
 def _create_admin() -> None:
@@ -66,9 +68,6 @@ def register_commands(app: Flask) -> None:
         """Write a consistent backup (SQLite copy or mysqldump) to TARGET."""
         from pathlib import Path
 
-        from .data.backup import backup
-        from .extensions import db
-
         click.echo(f"Backup written to {backup(db.engine, Path(target))}")
 
     @app.cli.command("restore")
@@ -78,9 +77,6 @@ def register_commands(app: Flask) -> None:
         """Replace the database's contents with the backup SOURCE."""
         from pathlib import Path
 
-        from .data.backup import restore
-        from .extensions import db
-
         if not yes:
             click.confirm("This replaces every record in the database. Continue?", abort=True)
         restore(db.engine, Path(source))
@@ -89,8 +85,6 @@ def register_commands(app: Flask) -> None:
     @app.cli.command("digest")
     def digest_command() -> None:
         """Print each table's row count and content hash (compare before backup, after restore)."""
-        from .data.backup import digest
-
         for table, value in digest().items():
             click.echo(f"{table} {value}")
 

@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from .extensions import db
 from .i18n.languages import N_
 
 
@@ -159,7 +160,6 @@ def register_error_handlers(app: Flask) -> None:
     def database_error(err: OperationalError):
         if not database_busy(err):
             return unexpected(err)
-        from .extensions import db
 
         db.session.rollback()
         app.logger.warning("Database busy on %s %s: %s", request.method, request.path, err.orig)
@@ -176,7 +176,6 @@ def register_error_handlers(app: Flask) -> None:
         if isinstance(err, HTTPException):  # pragma: no cover - handled above
             return http_error(err)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
-        from .extensions import db
 
         db.session.rollback()
         if wants_json():

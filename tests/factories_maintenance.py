@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from datetime import timedelta
 
+from sibol.i18n.localtime import today
 from sibol.maintenance import service
 from sibol.models import Account, RoleId
 from tests.factories import make_account
@@ -24,7 +25,7 @@ def make_operator(**fields) -> Account:
 
 
 def due_in(days: int = 7) -> str:
-    return (service.manila_today() + timedelta(days=days)).isoformat()
+    return (today() + timedelta(days=days)).isoformat()
 
 
 def make_request(

@@ -11,8 +11,9 @@ from ..data.export import wants_csv
 from ..data.listing import Page, page_args, page_json
 from ..errors import Invalid
 from ..identity.access import module_required
+from ..identity.usernames import USERNAME_MAX
 from ..models import ModuleId
-from . import exports, locks, queries, service
+from . import approval, exports, locks, queries, service
 from .serializers import (
     account_json,
     account_row_json,
@@ -93,7 +94,7 @@ def approve(account_id: int):
     body = json_body(required=False)
     role_id = int_field(body, "role", "Roles", "roleId", label=_("Role"), required=False)
     confirm = text_field(body, "confirmRole", label=_("Role confirmation"), required=False, max_length=50)
-    account = service.approve_account(_actor(), account_id, role_id, confirm)
+    account = approval.approve_account(_actor(), account_id, role_id, confirm)
     return {
         "success": True,
         "message": _("Account approved"),
@@ -107,9 +108,9 @@ def approve(account_id: int):
 def reject(account_id: int):
     body = json_body(required=False)
     reason = text_field(
-        body, "reason", "Reason", label=_("Reason"), required=False, max_length=service.REASON_MAX
+        body, "reason", "Reason", label=_("Reason"), required=False, max_length=approval.REASON_MAX
     )
-    account = service.reject_account(_actor(), account_id, reason)
+    account = approval.reject_account(_actor(), account_id, reason)
     return {
         "success": True,
         "message": _("Account rejected"),
@@ -133,7 +134,7 @@ def create():
         module_values=access_values(body),
         barangay_id=int_field(body, "Barangay_id", "barangayId", label=_("Barangay"), required=False),
         username=text_field(
-            body, "Username", "username", label=_("Username"), required=False, max_length=service.USERNAME_MAX
+            body, "Username", "username", label=_("Username"), required=False, max_length=USERNAME_MAX
         ),
         password=text_field(
             body, "Password", "password", label=_("Password"), required=False, max_length=256, strip=False

@@ -10,7 +10,7 @@ from ..identity import lockout
 from ..models import Account
 from ..models.admin import AuditAction
 from ..models.auth import LoginFailures
-from .service import _audit, get_account
+from .service import audit, get_account
 
 
 def locked_accounts() -> list[LoginFailures]:
@@ -33,6 +33,6 @@ def unlock_account(actor: Account, account_id: int) -> Account:
     if not any(row.account_id == account.id for row in lockout.locked_accounts()):
         raise Conflict(_("%(username)s is not locked.", username=account.username), field="Account_id")
     lockout.unlock(account.id)
-    _audit(AuditAction.UNLOCK, actor, account)
+    audit(AuditAction.UNLOCK, actor, account)
     db.session.commit()
     return account

@@ -16,11 +16,10 @@ from flask_login import current_user
 from ..data.export import wants_csv
 from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
-from ..extensions import db
 from ..identity.access import module_required
 from ..models import Account, ModuleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
-from . import exports, locks, queries, service
+from . import approval, exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
 bp = Blueprint("admin", __name__)
@@ -196,7 +195,7 @@ def update_account(account_id: int):
 def set_active(account_id: int):
     active = request.form.get("active") == "1"
     if not active and needs_confirmation():
-        target = db.session.get(Account, account_id)
+        target = service.find_account(account_id)
         if target is not None and target.is_enabled:
             return confirmation_page(
                 _("Disable %(name)s?", name=target.full_name),
@@ -229,7 +228,7 @@ def set_active(account_id: int):
 @module_required(ADMIN)
 def approve(account_id: int):
     return _row_action(
-        lambda: service.approve_account(
+        lambda: approval.approve_account(
             _actor(), account_id, _form_int("role"), request.form.get("confirm_role", "")[:50]
         ),
         lambda _account: _("Account approved"),
@@ -240,7 +239,7 @@ def approve(account_id: int):
 @module_required(ADMIN)
 def reject(account_id: int):
     return _row_action(
-        lambda: service.reject_account(_actor(), account_id, request.form.get("reason", "")),
+        lambda: approval.reject_account(_actor(), account_id, request.form.get("reason", "")),
         lambda _account: _("Account rejected"),
     )
 

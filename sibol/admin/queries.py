@@ -11,7 +11,18 @@ from sqlalchemy.orm import joinedload
 
 from ..data.listing import Page, last_page, like_contains
 from ..extensions import db
-from ..models import MODULES, ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, ModuleId, Role
+from ..identity.tenancy import acting_as_city_admin
+from ..models import (
+    MODULES,
+    ROLE_DEFAULT_MODULES,
+    Account,
+    AccountStatus,
+    Barangay,
+    Module,
+    ModuleId,
+    Role,
+    RoleId,
+)
 from ..models.admin import AuditEntry
 from ..models.core import module_ids_column, parse_module_ids
 
@@ -20,9 +31,6 @@ from ..models.core import module_ids_column, parse_module_ids
 
 def roles() -> list[Role]:
     """The roles the signed-in account may give: City Admin only to a City Admin."""
-    from ..identity.tenancy import acting_as_city_admin
-    from ..models import RoleId
-
     query = select(Role).order_by(Role.id)
     if not acting_as_city_admin():
         query = query.where(Role.id != int(RoleId.CITY_ADMIN))

@@ -1,4 +1,5 @@
-"""Account administration rules: listing, create, edit, enable/disable, approve/reject, audit.
+"""Account administration rules: create, edit, enable/disable, the last-admin guard, the audit
+trail. Approving and rejecting sign-ups is sibol/admin/approval.py; the lists, queries.py.
 
 Every write commits once; e-mail goes out after the commit (a mail failure never undoes it).
 Raises Invalid (400), NotFound (404) and Conflict (409) from sibol.errors.
@@ -7,12 +8,10 @@ Raises Invalid (400), NotFound (404) and Conflict (409) from sibol.errors.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
@@ -20,15 +19,15 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import emails
 from ..data.locks import take_write_lock
+from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..household.residents.resident import ensure_member_for
 from ..i18n.languages import N_
-from ..identity import tenancy
+from ..identity import tenancy, usernames
 from ..identity.onetime import set_password_url
 from ..identity.passwords import hash_password, password_advice
 from ..identity.sessions import end_everything
-from ..identity.tokens import revoke_all_tokens
 from ..inputs.fields import EMAIL_RE
 from ..models import (
     ROLE_DEFAULT_MODULES,
@@ -42,21 +41,22 @@ from ..models import (
     account_modules,
 )
 from ..models.admin import AuditAction, AuditEntry
-from .approval import apply_role, approval_role
 from .queries import modules
 
-USERNAME_MAX = 30
 NAME_MAX = 100
 EMAIL_MAX = 254
-REASON_MAX = 500
 LAST_ADMIN = N_(
     "%(name)s is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."
 )
 
 
+def find_account(account_id: int) -> Account | None:
+    return get_by_id(Account, account_id)
+
+
 def get_account(account_id: int) -> Account:
-    account = db.session.get(Account, account_id)
+    account = get_by_id(Account, account_id)
     if account is None:
         raise NotFound(_("Account not found."))
     return account
@@ -66,7 +66,7 @@ def get_account(account_id: int) -> Account:
 
 
 def check_role(role_id: int) -> Role:
-    role = db.session.get(Role, role_id)
+    role = get_by_id(Role, role_id)
     if role is None:
         raise Invalid(_("Unknown role %(role_id)s.", role_id=role_id), field="Roles")
     if role.id == RoleId.CITY_ADMIN and not tenancy.acting_as_city_admin():
@@ -106,41 +106,10 @@ def resolve_modules(values: Iterable) -> list[Module]:
 def check_barangay(barangay_id: int | None) -> int | None:
     if barangay_id is None:
         return None
-    if db.session.get(Barangay, barangay_id) is None:
+    if get_by_id(Barangay, barangay_id) is None:
         # Another barangay's id is not found, as one that does not exist (404, not 403).
         raise NotFound(_("Unknown barangay %(barangay_id)s.", barangay_id=barangay_id), field="Barangay_id")
     return barangay_id
-
-
-def derive_username(first_name: str, last_name: str) -> str:
-    """Spec section 5: lowercase, spaces become dots, only a-z 0-9 . _ - kept, at most 30."""
-    base = f"{first_name.strip()} {last_name.strip()}".strip().lower()
-    base = re.sub(r"\s+", ".", base)
-    base = re.sub(r"[^a-z0-9._-]", "", base)
-    base = re.sub(r"\.{2,}", ".", base).strip(".")
-    return base[:USERNAME_MAX].rstrip(".")
-
-
-def _username_taken(username: str) -> bool:
-    with tenancy.unscoped():  # usernames are unique over the installation, not per barangay
-        return (
-            db.session.scalar(select(Account.id).where(func.lower(Account.username) == username.lower()))
-            is not None
-        )
-
-
-def unique_username(base: str) -> str:
-    """base, or base2, base3, ... (kept within 30 characters) when taken."""
-    base = base or "user"
-    if not _username_taken(base):
-        return base
-    n = 2
-    while True:
-        suffix = str(n)
-        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
-        if not _username_taken(candidate):
-            return candidate
-        n += 1
 
 
 def _is_admin_holder(account: Account) -> bool:
@@ -180,7 +149,7 @@ def _guard_last_admin(account: Account) -> None:
         raise Conflict(_(LAST_ADMIN, name=account.username), field="Account_id")
 
 
-def _audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
+def audit(action: AuditAction, actor: Account, target: Account, **details) -> None:
     db.session.add(
         AuditEntry(
             action=str(action),
@@ -243,20 +212,20 @@ def create_account(
         taken = db.session.scalar(select(Account.id).where(func.lower(Account.email) == email.lower()))
     if taken:
         raise Conflict(_("An account with this e-mail already exists."), field="Email")
-    derived = derive_username(first_name, last_name)
+    derived = usernames.from_names(first_name, last_name)
     if username and username.strip().lower() == derived:
         username = None  # the spec client sends the same derivation: made unique like ours
     if username:
         username = username.strip()
-        if not re.fullmatch(r"[A-Za-z0-9._-]{1,30}", username):
+        if not usernames.is_valid(username):
             raise Invalid(
                 _("Username may hold only letters, digits, dot, underscore and hyphen (at most 30)."),
                 field="Username",
             )
-        if _username_taken(username):
+        if usernames.is_taken(username):
             raise Conflict(_("An account with this username already exists."), field="Username")
     else:
-        username = unique_username(derived)
+        username = usernames.unique(derived)
     if password:
         advice = password_advice(password)
         if advice:  # says exactly what to change (the spec's client shows it in an alert)
@@ -277,7 +246,7 @@ def create_account(
     _commit_unique(flush_only=True)
     link = None if password else set_password_url(account)
     ensure_member_for(account)  # created active: a Household account gets its household now
-    _audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
+    audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
     emails.send_email(
         account.email,
@@ -315,7 +284,7 @@ def update_account(
         if scope is None:
             raise tenancy.NeedsBarangay()
         account.barangay_id = scope
-    _audit(AuditAction.EDIT, actor, account, before=before, after=after)
+    audit(AuditAction.EDIT, actor, account, before=before, after=after)
     db.session.commit()
     return account
 
@@ -335,69 +304,6 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
         end_everything(account)
     else:
         account.is_enabled = True
-    _audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
+    audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
     db.session.commit()
-    return account
-
-
-def _pending(account_id: int) -> Account:
-    account = get_account(account_id)
-    if account.status != AccountStatus.PENDING:
-        raise Conflict(
-            _("Only accounts awaiting approval can be approved or rejected."), status=account.status
-        )
-    return account
-
-
-def approve_account(
-    actor: Account, account_id: int, role_id: int | None = None, confirm_role: str | None = None
-) -> Account:
-    """Pending -> active, with the role asked for or `role_id`; Admin needs `confirm_role` naming
-    it. An account without a password gets a single-use set-password link."""
-    account = _pending(account_id)
-    requested = account.role_id
-    role = approval_role(account, check_role(role_id) if role_id is not None else None, confirm_role)
-    apply_role(account, role)
-    account.status = AccountStatus.ACTIVE
-    account.is_enabled = True
-    account.rejection_reason = None
-    link = set_password_url(account) if not account.password_hash else None
-    ensure_member_for(account)  # a Household account gets its household
-    _audit(
-        AuditAction.APPROVE,
-        actor,
-        account,
-        **({"role": role.id, "requestedRole": requested} if role.id != requested else {}),
-    )
-    db.session.commit()
-    emails.send_email(
-        account.email,
-        _l("Your account was approved"),
-        "account_approved",
-        account=account,
-        set_password_url=link,
-    )
-    return account
-
-
-def reject_account(actor: Account, account_id: int, reason: str | None) -> Account:
-    reason = (reason or "").strip() or None
-    if reason and len(reason) > REASON_MAX:
-        raise Invalid(
-            _("The reason must be at most %(reason_max)s characters.", reason_max=REASON_MAX), field="reason"
-        )
-    account = _pending(account_id)
-    account.status = AccountStatus.REJECTED
-    account.rejection_reason = reason
-    revoke_all_tokens(account.id)
-    _audit(AuditAction.REJECT, actor, account, reason=reason)
-    db.session.commit()
-    emails.send_email(
-        account.email,
-        _l("Your account registration was rejected"),
-        "account_rejected",
-        account=account,
-        reason=reason,
-    )
-    current_app.logger.info("Account %s rejected by %s", account.username, actor.username)
     return account

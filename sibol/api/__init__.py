@@ -8,7 +8,9 @@ from flask import Blueprint, Flask, current_app, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 
+from ..data.rows import MAX_ID
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
+from ..inputs.fields import required_message
 from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 
 
@@ -75,7 +77,7 @@ def text_field(
     value = pick(body, *names)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise Invalid(_("%(label)s is required.", label=label), field=names[0])
+            raise Invalid(required_message(label), field=names[0])
         return None
     if not isinstance(value, str):
         raise Invalid(_("%(label)s must be text.", label=label), field=names[0])
@@ -104,7 +106,7 @@ def int_field(
     value = pick(body, *names)
     if value is None or value == "":
         if required:
-            raise Invalid(_("%(label)s is required.", label=label), field=names[0])
+            raise Invalid(required_message(label), field=names[0])
         return None
     if isinstance(value, bool):
         raise Invalid(_("%(label)s must be a number.", label=label), field=names[0])
@@ -114,7 +116,7 @@ def int_field(
         value = int(value)
     if not isinstance(value, int):
         raise Invalid(_("%(label)s must be a whole number.", label=label), field=names[0])
-    if value < minimum or value > 2**31 - 1:
+    if value < minimum or value > MAX_ID:
         raise Invalid(_("%(label)s must be a valid number.", label=label), field=names[0])
     return value
 

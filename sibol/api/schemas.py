@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..data.listing import MAX_PAGE, MAX_PER_PAGE
+from ..data.rows import MAX_ID
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
@@ -34,7 +35,7 @@ PAGING = {
     "per_page": {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE},
 }
 Q = {"q": {"type": "string", "maxLength": 100, "description": "Search text"}}
-ID = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}
+ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 DATE = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
 # The household and dashboard rules take dates of the years 2000 to 2100 only.
 DATE_2000S = {

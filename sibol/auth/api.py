@@ -12,7 +12,6 @@ from ..api import json_body, pick, text_field
 from ..api.serializers import module_json, user_json
 from ..errors import Invalid
 from ..extensions import limiter
-from ..identity import sessions
 from ..identity.access import public, signed_in
 from ..identity.tokens import bearer_from_request
 from ..models import MODULES, Module, ModuleId
@@ -46,32 +45,6 @@ def login():
 def logout():
     service.end_session(bearer_from_request())
     return {"success": True, "message": _("Signed out")}
-
-
-@bp.get("/auth/sessions")
-@signed_in
-def list_sessions():
-    """The signed-in account's page sessions (newest first) and how many bearer tokens are live."""
-    account = current_user._get_current_object()
-    current = None if bearer_from_request() else sessions.current_row()
-    return {
-        "success": True,
-        "sessions": [sessions.session_json(row, current) for row in sessions.listing(account)],
-        "liveTokens": sessions.live_token_count(account),
-    }
-
-
-@bp.post("/auth/sessions/revoke-all")
-@signed_in
-def revoke_all_sessions():
-    """Sign out everywhere: every page session and bearer token of the account ends."""
-    ended, revoked = sessions.sign_out_everywhere(current_user._get_current_object())
-    return {
-        "success": True,
-        "message": _("Signed out everywhere"),
-        "endedSessions": ended,
-        "revokedTokens": revoked,
-    }
 
 
 @bp.get("/modules/allowed")

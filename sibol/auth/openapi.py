@@ -132,17 +132,3 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
 }
-
-# The account's page sessions.
-OPERATIONS.update(
-    {
-        ("api.auth.list_sessions", "GET"): {
-            "summary": "The signed-in account's page sessions (newest first) and its live token count",
-            "errors": ["401"],
-        },
-        ("api.auth.revoke_all_sessions", "POST"): {
-            "summary": "Sign out everywhere: every page session and bearer token of the account ends",
-            "errors": ["401"],
-        },
-    }
-)

@@ -15,7 +15,6 @@ from flask_login import current_user
 
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
-from ..identity import sessions
 from ..identity.access import public, signed_in
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
 from ..inputs.fields import field_errors
@@ -85,21 +84,8 @@ def logout():
 @bp.get("/sessions")
 @signed_in
 def sessions_page():
-    """Where this account is signed in, with "Sign out everywhere"."""
-    account = current_user._get_current_object()
-    current = sessions.current_row()
-    return render_template(
-        "auth/sessions.html",
-        rows=[sessions.session_json(row, current) for row in sessions.listing(account)],
-        live_tokens=sessions.live_token_count(account),
-    )
-
-
-@bp.post("/sessions/revoke-all")
-@signed_in
-def revoke_all_sessions():
-    ended, revoked = sessions.sign_out_everywhere(current_user._get_current_object())
-    return render_template("auth/signed_out_everywhere.html", ended=ended, revoked=revoked)
+    """The account's sessions are listed, and ended, on its profile."""
+    return redirect(url_for("profile.index", _anchor="sessions"))
 
 
 @bp.route("/signup", methods=["GET", "POST"])

@@ -15,10 +15,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
+from ..data.rows import as_id
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..i18n.languages import N_
-from ..identity import lockout, onetime, sessions
+from ..identity import lockout, onetime, sessions, usernames
 from ..identity.passwords import hash_password, needs_rehash, verify_password
 from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
@@ -42,7 +43,6 @@ NO_PASSWORD = N_("Your account has no password yet. Use the link in your approva
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
-USERNAME_MAX = 30
 INVALID_EMAIL = N_("Please enter a valid email.")
 INVALID_CODE = N_("Invalid or expired code. Request a new code if needed.")
 CODE_FORMAT = N_("Code must be a 6-digit number.")
@@ -129,32 +129,6 @@ def strip_name(value: str) -> str:
     return NAME_CHARS.sub("", value)
 
 
-def derive_username(email: str | None, first: str = "", last: str = "") -> str:
-    """Spec section 5: the e-mail's local part (letters, digits . _ -), else first+last."""
-    if email and "@" in email:
-        base = re.sub(r"[^A-Za-z0-9._-]", "", email.split("@", 1)[0])[:USERNAME_MAX]
-        if base:
-            return base
-    return re.sub(r"[^a-z0-9]", "", f"{first}{last}".lower())[:USERNAME_MAX]
-
-
-def unique_username(base: str) -> str:
-    base = (base or "user")[:USERNAME_MAX]
-    taken = {
-        name.lower()
-        for name in db.session.scalars(select(Account.username).where(Account.username.ilike(f"{base}%")))
-    }
-    if base.lower() not in taken:
-        return base
-    n = 2
-    while True:
-        suffix = str(n)
-        candidate = base[: USERNAME_MAX - len(suffix)] + suffix
-        if candidate.lower() not in taken:
-            return candidate
-        n += 1
-
-
 @dataclass
 class SignupForm:
     role: int | None
@@ -203,7 +177,7 @@ def validate_signup(form: SignupForm) -> tuple[int, str, str, str, int]:
         barangay_id = int(raw.strip() if isinstance(raw, str) else raw)
     except (TypeError, ValueError):
         raise Invalid(_("Barangay must be a valid number"), field="areaId") from None
-    if barangay_id < 1 or barangay_id > 2**31 - 1:
+    if as_id(barangay_id) is None:
         raise Invalid(_("Barangay must be a valid number"), field="areaId")
     chosen = db.session.get(Barangay, barangay_id)
     if chosen is None or not chosen.is_active:  # Only active barangays take sign-ups
@@ -235,7 +209,7 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
             )
         raise Conflict(_("An account with this email already exists."), field="email")
     account = Account(
-        username=unique_username(derive_username(email, first, last)),
+        username=usernames.unique(usernames.from_email(email, first, last)),
         first_name=first,
         last_name=last,
         email=email,

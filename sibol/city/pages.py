@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import gettext as _
 
 from ..data.listing import page_args_lenient
-from ..errors import ServiceError
+from ..errors import Invalid, ServiceError
 from ..identity import tenancy
 from ..identity.access import module_required
 from ..inputs.fields import field_errors
@@ -156,8 +156,6 @@ def appoint_admin(barangay_id: int):
     try:
         if raw_id:
             if not raw_id.isdecimal() or len(raw_id) > 9:
-                from ..errors import Invalid
-
                 raise Invalid(_("Choose an account from the list."), field="accountId")
             account, _created = service.appoint_admin(barangay_id, account_id=int(raw_id))
         else:

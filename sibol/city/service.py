@@ -18,11 +18,14 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, event, func, select
 from sqlalchemy.orm import Session
 
+from ..admin import service as admin_service
+from ..admin.approval import apply_role
 from ..data.listing import Page, fetch_page, matches_any
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..identity import tenancy
-from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, RoleId
+from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
 
@@ -35,7 +38,7 @@ OPEN_MAINTENANCE = (MaintenanceStatus.REQUESTED, MaintenanceStatus.ONGOING)
 
 def get_barangay(barangay_id: int) -> Barangay:
     with tenancy.unscoped():
-        barangay = db.session.get(Barangay, barangay_id)
+        barangay = get_by_id(Barangay, barangay_id)
     if barangay is None:
         raise NotFound(_("Barangay not found."))
     return barangay
@@ -176,8 +179,6 @@ def appoint_admin(
             raise NotFound(_("No account of this barangay has that id."), field="accountId")
         if account.status != AccountStatus.ACTIVE:
             raise Invalid(_("Only an approved account can be appointed Admin."), field="accountId")
-        from ..admin.approval import apply_role
-        from ..models import Role
 
         with tenancy.scoped(barangay.id):
             role = db.session.get(Role, int(RoleId.ADMIN))
@@ -194,7 +195,6 @@ def appoint_admin(
                 )
             db.session.commit()
         return account, False
-    from ..admin import service as admin_service
 
     data = new or {}
     for field, label in (("firstName", _("First name")), ("lastName", _("Last name")), ("email", _("Email"))):

@@ -11,6 +11,7 @@ from ..errors import ServiceError
 from ..i18n.labels import shown
 from ..i18n.localtime import month_name
 from ..identity.access import module_required
+from ..identity.tenancy import chosen_barangay_name
 from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..models import Account, ModuleId, RoleId
@@ -38,8 +39,6 @@ def greeting(account: Account) -> tuple[str | None, str]:
     if account.barangay:
         return account.barangay.name, name
     if account.role_id == RoleId.CITY_ADMIN:  # the barangay chosen in the filter, if any
-        from ..identity.tenancy import chosen_barangay_name
-
         return chosen_barangay_name(), name
     if account.is_admin and account.first_name == "System":
         return None, name

@@ -18,7 +18,9 @@ from ..extensions import db
 from ..household.service import upcoming_schedules
 from ..i18n.localtime import format_pattern, week_label
 from ..inputs import rules
+from ..inputs.fields import Errors
 from ..models import EnergyReading, WasteCollection
+from ..telemetry.dashboard import energy_from_readings, waste_from_readings
 
 PERIODS = ("weekly", "monthly", "yearly")
 PERIOD_NAMES = {"weekly": "Weekly", "monthly": "Monthly", "yearly": "Yearly"}
@@ -123,7 +125,6 @@ def schedule_panel() -> list[dict]:
 
 def summary() -> dict:
     # Where machines report, their readings; otherwise the stored rows (the spec's sample).
-    from ..telemetry.dashboard import energy_from_readings, waste_from_readings
 
     return {
         "waste": waste_from_readings(PERIODS) or waste_summary(),
@@ -135,7 +136,7 @@ def summary() -> dict:
 
 def record_waste(data: dict) -> WasteCollection:
     """data: street, collectedOn (YYYY-MM-DD), weightKg (0 or more)."""
-    errors = rules.Errors()
+    errors = Errors()
     street = rules.text(errors, data.get("street"), "street", _("Street"))
     collected_on = rules.day(errors, data.get("collectedOn"), "collectedOn", _("Date collected"))
     weight_g = rules.grams(errors, data.get("weightKg"), "weightKg", _("Weight"))
@@ -148,7 +149,7 @@ def record_waste(data: dict) -> WasteCollection:
 
 def record_energy(data: dict) -> EnergyReading:
     """data: month (YYYY-MM), kilowatts (whole, 0 or more); one reading per month."""
-    errors = rules.Errors()
+    errors = Errors()
     raw = data.get("month")
     month = None
     if isinstance(raw, str) and len(raw.strip()) == 7:

@@ -30,6 +30,7 @@ from ..errors import Invalid
 from ..extensions import db
 from ..i18n.localtime import to_local, today
 from ..identity import tenancy
+from .listing import query_url
 
 CSV_MIMETYPE = "text/csv"
 CHUNK_ROWS = 500  # rows per database fetch and per piece of the response
@@ -155,8 +156,6 @@ def csv_response(name: str, headers: Sequence[Any], rows: Iterable[Any], shape: 
 def export_link(**extra: Any) -> str:
     """This page's URL with its current query string (search, filters), paging dropped and
     format=csv added: the Export button's plain link (a Jinja global)."""
-    from .listing import query_url
-
     dropped = {"page", "per_page", "format", *extra}
     pairs = [(k, v) for k, v in request.args.items(multi=True) if k not in dropped]  # repeats kept
     return query_url(

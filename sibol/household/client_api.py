@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 from flask_babel import gettext as _
-from sqlalchemy import func, select
 
 from ..errors import Invalid
-from ..extensions import db
 from ..identity.access import module_required
-from ..models import CollectionArea, CollectionSchedule, ModuleId
+from ..models import ModuleId
 from . import service
 from .serializers import schedule_json
 
@@ -45,12 +43,7 @@ def schedules():
 @module_required(ModuleId.HOUSEHOLD)
 def areas():
     """The areas collection schedules cover, by name (case-insensitive), A to Z."""
-    key = func.lower(CollectionArea.name)
-    rows = db.session.execute(
-        select(func.min(CollectionArea.name), func.count(func.distinct(CollectionArea.schedule_id)))
-        .group_by(key)
-        .order_by(key)
-    ).all()
+    rows = service.schedule_areas()
     return [{"name": name, "Area_Name": name, "area": name, "schedules": count} for name, count in rows]
 
 
@@ -59,19 +52,7 @@ def areas():
 def operators():
     """The people who collect (the schedules' maintenance persons, case-insensitive), A to Z, each
     with the name and contact of their most recently added schedule."""
-    key = func.lower(CollectionSchedule.maintenance_person)
-    latest = (
-        select(
-            key.label("person"), func.max(CollectionSchedule.id).label("latest_id"), func.count().label("n")
-        )
-        .group_by(key)
-        .subquery()
-    )
-    rows = db.session.execute(
-        select(CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact, latest.c.n)
-        .join(latest, CollectionSchedule.id == latest.c.latest_id)
-        .order_by(latest.c.person)
-    ).all()
+    rows = service.collectors()
     return [
         {
             "name": name,

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..data.export import wants_csv
-from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
+from ..data.listing import PAGE_SIZES, Page, page_args_lenient, page_link
 from ..errors import NotFound, ServiceError
+from ..i18n.languages import N_
 from ..identity.access import module_required
 from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
@@ -20,19 +25,92 @@ from . import exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
-TABS = (
-    ("schedule", "Schedule"),
-    ("leaderboard", "Leaderboard"),
-    ("rewards", "Rewards"),
-    ("claimed", "Claimed Rewards"),
-    ("points", "Point System"),
-)
-STATUS_OPTIONS = {
-    "schedule": service.COLLECTION_STATUSES,
-    "leaderboard": service.MEMBER_STATUSES,
-    "rewards": service.REWARD_STATUSES,
-}
 CLAIM_CHOICES = 500  # members offered in the Claim dialog's list
+ADD_DIALOGS = ("add-schedule", "add-reward", "add-household")  # ?modal=... opens one on any tab
+
+
+@dataclass(frozen=True)
+class Dialog:
+    """A dialog about one row, opened by an address argument (?record=<member id>)."""
+
+    arg: str
+    modal: str
+    get: Callable[[int], Any]  # raises NotFound
+    context: str  # the template's name for the row
+    gone: str  # flashed when the id names no row
+
+
+@dataclass(frozen=True)
+class Tab:
+    key: str
+    label: str
+    statuses: tuple[str, ...] = ()  # the status filter's choices
+    listing: Callable[[str, str, int, int], Page] | None = None  # (q, status, page, per_page)
+    export: Callable[[str, str | None], Response] | None = None  # (q, status) -> the CSV
+    dialog: Dialog | None = None
+
+
+TABS = {
+    tab.key: tab
+    for tab in (
+        Tab(
+            "schedule",
+            "Schedule",
+            service.COLLECTION_STATUSES,
+            service.list_schedules,
+            exports.schedules_csv,
+            Dialog(
+                "edit",
+                "edit-schedule",
+                service.get_schedule,
+                "edit_schedule",
+                N_("That collection schedule no longer exists."),
+            ),
+        ),
+        Tab(
+            "leaderboard",
+            "Leaderboard",
+            service.MEMBER_STATUSES,
+            service.list_leaderboard,
+            exports.leaderboard_csv,
+            Dialog(
+                "record",
+                "record-waste",
+                service.get_member,
+                "record_member",
+                N_("That row no longer exists."),
+            ),
+        ),
+        Tab(
+            "rewards",
+            "Rewards",
+            service.REWARD_STATUSES,
+            rewards.list_rewards,
+            exports.rewards_csv,
+            Dialog(
+                "claim", "claim-reward", rewards.get_reward, "claim_reward", N_("That row no longer exists.")
+            ),
+        ),
+        Tab(
+            "claimed",
+            "Claimed Rewards",
+            listing=lambda q, _status, page, per_page: rewards.list_claims(q, page, per_page),
+            export=lambda q, _status: exports.claims_csv(q),
+        ),
+        Tab("points", "Point System"),  # a form, no table
+    )
+}
+
+
+@dataclass
+class Failed:
+    """A form that did not save, shown again (in its dialog) with its values and messages."""
+
+    values: dict
+    errors: dict
+    status: int
+    modal: str | None = None
+    row: Any = None  # the row its dialog is about
 
 
 @bp.app_template_filter("kg")
@@ -41,101 +119,77 @@ def kg_filter(grams: int | None) -> str:
     return kg_text(grams)
 
 
-def _target(arg: str, getter):
-    """The row named by a dialog's address argument (?record=<member id>, ?claim=<reward id>)."""
-    raw = request.args.get(arg, "")
-    if not raw.isdecimal() or len(raw) > 10:
+def _tab(key: str | None = None) -> Tab:
+    return TABS.get(key or request.args.get("tab", "schedule"), TABS["schedule"])
+
+
+def _filters(tab: Tab) -> tuple[str, str]:
+    """The search text and the status filter (one of the tab's statuses, else none)."""
+    q = " ".join(request.args.get("q", "").split())[:100]
+    status = request.args.get("status", "")
+    return q, status if status in tab.statuses else ""
+
+
+def _dialog_row(dialog: Dialog):
+    """The row named by the dialog's address argument, or None (a gone row is flashed)."""
+    raw = request.args.get(dialog.arg, "")
+    if not raw.isdecimal():
         return None
     try:
-        return getter(int(raw))
+        return dialog.get(int(raw))
     except NotFound:
-        flash(_("That row no longer exists."), "error")
+        flash(_(dialog.gone), "error")
         return None
 
 
-def _render(
-    *,
-    tab: str | None = None,
-    modal: str | None = None,
-    values: dict | None = None,
-    errors: dict | None = None,
-    status: int = 200,
-    edit_schedule=None,
-    points_editing=False,
-    record_member=None,
-    claim_reward=None,
-):
-    tab = tab or request.args.get("tab", "schedule")
-    if tab not in dict(TABS):
-        tab = "schedule"
-    q = " ".join(request.args.get("q", "").split())[:100]
-    status_filter = request.args.get("status", "")
-    if status_filter not in STATUS_OPTIONS.get(tab, ()):
-        status_filter = ""
+def _render(tab_key: str | None = None, failed: Failed | None = None):
+    tab = _tab(tab_key)
+    q, status_filter = _filters(tab)
     page, per_page = page_args_lenient()
-    listing = None
-    if tab == "schedule":
-        listing = service.list_schedules(q, status_filter, page, per_page)
-    elif tab == "leaderboard":
-        listing = service.list_leaderboard(q, status_filter, page, per_page)
-    elif tab == "rewards":
-        listing = rewards.list_rewards(q, status_filter, page, per_page)
-    elif tab == "claimed":
-        listing = rewards.list_claims(q, page, per_page)
-
-    if modal is None and request.args.get("modal") in ("add-schedule", "add-reward", "add-household"):
+    modal = failed.modal if failed else None
+    if modal is None and request.args.get("modal") in ADD_DIALOGS:
         modal = request.args["modal"]
-    if record_member is None and tab == "leaderboard" and "record" in request.args:
-        record_member = _target("record", service.get_member)
-        modal = modal or ("record-waste" if record_member else None)
-    if claim_reward is None and tab == "rewards" and "claim" in request.args:
-        claim_reward = _target("claim", rewards.get_reward)
-        modal = modal or ("claim-reward" if claim_reward else None)
-    claim_members = []
-    if claim_reward is not None:
+    rows = {"edit_schedule": None, "record_member": None, "claim_reward": None}
+    if tab.dialog is not None:
+        row = failed.row if failed and failed.row is not None else _dialog_row(tab.dialog)
+        if row is not None:
+            rows[tab.dialog.context] = row
+            modal = modal or tab.dialog.modal
+    claim_members: list = []
+    if rows["claim_reward"] is not None:
         # Active members, most points first (the people who can afford a reward lead the list).
         claim_members = [m for m, _ in service.list_leaderboard(None, "Active", 1, CLAIM_CHOICES).rows]
-    if edit_schedule is None and tab == "schedule" and request.args.get("edit", "").isdecimal():
-        try:
-            edit_schedule = service.get_schedule(int(request.args["edit"]))
-            modal = modal or "edit-schedule"
-        except NotFound:
-            flash(_("That collection schedule no longer exists."), "error")
     waste_g, points = service.point_rule()
     body = render_template(
         "household/index.html",
-        tabs=TABS,
-        tab=tab,
+        tabs=[(t.key, t.label) for t in TABS.values()],
+        tab=tab.key,
         q=q,
         status_filter=status_filter,
-        status_options=STATUS_OPTIONS.get(tab, ()),
-        listing=listing,
+        status_options=tab.statuses,
+        listing=tab.listing(q, status_filter, page, per_page) if tab.listing else None,
         per_page_sizes=PAGE_SIZES,
         modal=modal,
-        values=values or {},
-        errors=errors or {},
-        edit_schedule=edit_schedule,
-        record_member=record_member,
-        claim_reward=claim_reward,
+        values=failed.values if failed else {},
+        errors=failed.errors if failed else {},
         claim_members=claim_members,
-        barangays=service.barangay_names() if tab == "leaderboard" else [],
+        barangays=service.barangay_names() if tab.key == "leaderboard" else [],
         rule_g=waste_g,
         rule_kg=kg_text(waste_g),
         rule_points=points,
-        points_editing=points_editing or request.args.get("edit") == "1",
+        points_editing=(failed is not None and tab.key == "points") or request.args.get("edit") == "1",
         max_image_mb=MAX_UPLOAD_MB,
         page_url=lambda n: page_link("household.index", page=n),
+        **rows,
     )
-    return body, status
+    return body, failed.status if failed else 200
 
 
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
 def index():
-    if current_user.role_id == RoleId.HOUSEHOLD:  # residents see "My household"
-        from .residents.pages import my_household_page
-
-        return my_household_page()
+    if current_user.role_id == RoleId.HOUSEHOLD:  # a resident's household page is their own
+        return redirect(url_for("residents.my_household"))
     if wants_csv():
         return _export()
     return _render()
@@ -143,20 +197,11 @@ def index():
 
 def _export():
     """The CSV of the tab's table with its search and status filter (read as the page reads them)."""
-    tab = request.args.get("tab", "schedule")
-    tab = tab if tab in dict(TABS) else "schedule"
-    q = " ".join(request.args.get("q", "").split())[:100]
-    raw_status = request.args.get("status", "")
-    status = raw_status if raw_status in STATUS_OPTIONS.get(tab, ()) else None
-    if tab == "schedule":
-        return exports.schedules_csv(q, status)
-    if tab == "leaderboard":
-        return exports.leaderboard_csv(q, status)
-    if tab == "rewards":
-        return exports.rewards_csv(q, status)
-    if tab == "claimed":
-        return exports.claims_csv(q)
-    abort(404)  # the Point System tab has no table
+    tab = _tab()
+    if tab.export is None:
+        abort(404)  # the Point System tab has no table
+    q, status = _filters(tab)
+    return tab.export(q, status or None)
 
 
 def _schedule_form() -> dict:
@@ -181,9 +226,7 @@ def add_schedule():
     try:
         service.create_schedule(data)
     except ServiceError as err:
-        return _render(
-            tab="schedule", modal="add-schedule", values=data, errors=field_errors(err), status=err.status
-        )
+        return _render("schedule", Failed(data, field_errors(err), err.status, "add-schedule"))
     flash(_("Collection schedule saved."), "success")
     return redirect(url_for("household.index", tab="schedule"))
 
@@ -196,14 +239,7 @@ def edit_schedule(schedule_id: int):
     try:
         service.update_schedule(schedule_id, data)
     except ServiceError as err:
-        return _render(
-            tab="schedule",
-            modal="edit-schedule",
-            values=data,
-            errors=field_errors(err),
-            status=err.status,
-            edit_schedule=schedule,
-        )
+        return _render("schedule", Failed(data, field_errors(err), err.status, "edit-schedule", schedule))
     flash(_("Collection schedule updated."), "success")
     return redirect(url_for("household.index", tab="schedule"))
 
@@ -218,9 +254,7 @@ def add_reward():
     try:
         rewards.create_reward(data, image.stream if image else None)
     except ServiceError as err:
-        return _render(
-            tab="rewards", modal="add-reward", values=data, errors=field_errors(err), status=err.status
-        )
+        return _render("rewards", Failed(data, field_errors(err), err.status, "add-reward"))
     flash(_("Reward saved."), "success")
     return redirect(url_for("household.index", tab="rewards"))
 
@@ -242,9 +276,7 @@ def save_point_rule():
     try:
         service.update_point_rule(data, actor_id=current_user.id)
     except ServiceError as err:
-        return _render(
-            tab="points", values=data, errors=field_errors(err), status=err.status, points_editing=True
-        )
+        return _render("points", Failed(data, field_errors(err), err.status))
     flash(_("Point system saved."), "success")
     return redirect(url_for("household.index", tab="points"))
 
@@ -256,13 +288,7 @@ def add_member():
     try:
         member = service.create_member(data)
     except ServiceError as err:
-        return _render(
-            tab="leaderboard",
-            modal="add-household",
-            values=data,
-            errors=field_errors(err),
-            status=err.status,
-        )
+        return _render("leaderboard", Failed(data, field_errors(err), err.status, "add-household"))
     flash(_("%(name)s added to the leaderboard.", name=member.name), "success")
     return redirect(url_for("household.index", tab="leaderboard"))
 
@@ -275,14 +301,7 @@ def record_waste(member_id: int):
     try:
         member, waste_g, earned = service.record_waste(member_id, data)
     except ServiceError as err:
-        return _render(
-            tab="leaderboard",
-            modal="record-waste",
-            values=data,
-            errors=field_errors(err),
-            status=err.status,
-            record_member=member,
-        )
+        return _render("leaderboard", Failed(data, field_errors(err), err.status, "record-waste", member))
     flash(
         _(
             "%(name)s: %(kg_text)s kg of food waste recorded, %(earned)s points earned (%(points)s in all).",
@@ -319,14 +338,7 @@ def claim_reward(reward_id: int):
     try:
         claim = rewards.claim_reward(reward_id, data["memberId"])
     except ServiceError as err:
-        return _render(
-            tab="rewards",
-            modal="claim-reward",
-            values=data,
-            errors=field_errors(err),
-            status=err.status,
-            claim_reward=reward,
-        )
+        return _render("rewards", Failed(data, field_errors(err), err.status, "claim-reward", reward))
     flash(
         _(
             "%(name)s claimed %(name2)s for %(points_spent)s points (%(points)s left).",

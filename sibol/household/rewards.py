@@ -10,12 +10,14 @@ from flask_babel import gettext as _
 from sqlalchemy import CursorResult, Select, func, select, update
 
 from ..data.listing import Page, fetch_page, matches_any
+from ..data.rows import MAX_ID, get_by_id
 from ..errors import Conflict, Invalid, NotFound, TooLarge, Unsupported
 from ..extensions import db
 from ..inputs import rules, uploads
+from ..inputs.fields import Errors
 from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import HouseholdMember, Reward, RewardClaim, RewardStatus
-from .service import REWARD_STATUSES, _get, _search_text, get_member
+from .service import REWARD_STATUSES, _search_text, get_member
 
 
 def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
@@ -40,7 +42,7 @@ def _reward_conditions(q: str | None, status: str | None) -> list:
 
 
 def get_reward(reward_id: int) -> Reward:
-    reward = _get(Reward, reward_id)
+    reward = get_by_id(Reward, reward_id)
     if reward is None:
         raise NotFound(_("Reward not found."))
     return reward
@@ -69,7 +71,7 @@ def _check_image(stream) -> tuple[bytes, str, str]:
 def create_reward(data: dict, image=None) -> Reward:
     """data: reward (name), status (Available), points (eligibility: points needed), area.
     image: a file-like object or None. Nothing is stored when anything is refused."""
-    errors = rules.Errors()
+    errors = Errors()
     name = rules.text(errors, data.get("reward"), "reward", _("Reward"), max_length=120)
     status = rules.choice(
         errors, data.get("status"), "status", _("Status"), REWARD_STATUSES, RewardStatus.AVAILABLE.value
@@ -140,10 +142,7 @@ def _claim_conditions(q: str | None) -> list:
 
 def find_member(member_id: object) -> HouseholdMember | None:
     """The member a form names, or None (the claim itself reports what is wrong)."""
-    text = str(member_id or "").strip()
-    if not text.isdigit() or int(text) > 2**31 - 1:
-        return None
-    return db.session.get(HouseholdMember, int(text))
+    return get_by_id(HouseholdMember, member_id)
 
 
 def can_claim(reward: Reward, member: HouseholdMember) -> bool:
@@ -157,7 +156,7 @@ def can_claim(reward: Reward, member: HouseholdMember) -> bool:
 
 def undo_claim(claim_id: int) -> HouseholdMember:
     """Takes a claim back (undo): the claim goes and its points return, in one commit."""
-    claim = db.session.get(RewardClaim, claim_id)
+    claim = get_by_id(RewardClaim, claim_id)
     if claim is None:
         raise NotFound(_("That claim no longer exists."))
     member = claim.member
@@ -175,8 +174,8 @@ def undo_claim(claim_id: int) -> HouseholdMember:
 
 def claim_reward(reward_id: int, member_id) -> RewardClaim:
     """A member spends points on an available reward; refuses when points fall short."""
-    errors = rules.Errors()
-    member_id = rules.whole(errors, member_id, "memberId", _("Member"), minimum=1, maximum=2**31 - 1)
+    errors = Errors()
+    member_id = rules.whole(errors, member_id, "memberId", _("Member"), minimum=1, maximum=MAX_ID)
     errors.raise_if_any()
     reward = get_reward(reward_id)
     try:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 from sqlalchemy import func, select
 
 from ..extensions import db
+from ..i18n.localtime import today as local_today
 from ..models import CollectionArea, CollectionSchedule, HouseholdMember, PointRule, Reward
 
 # (maintenance person, contact, areas, days from the first seeding, status, total waste in grams)
@@ -38,7 +39,7 @@ def _empty(model) -> bool:
 
 def sample_data() -> None:
     if _empty(CollectionSchedule):
-        today = date.today()
+        today = local_today()
         for person, contact, areas, days, status, grams in SCHEDULES:
             schedule = CollectionSchedule(
                 maintenance_person=person,

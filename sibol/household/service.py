@@ -8,9 +8,12 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, func, or_, select, update
 
 from ..data.listing import Page, fetch_page, matches_any
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..i18n.localtime import today
 from ..inputs import rules
+from ..inputs.fields import Errors
 from ..models import (
     Barangay,
     CollectionArea,
@@ -21,7 +24,6 @@ from ..models import (
     PointRule,
     RewardStatus,
 )
-from ..web.templating import today
 
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
@@ -66,15 +68,8 @@ def _schedule_conditions(q: str | None, status: str | None) -> list:
     return conditions
 
 
-MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist (and SQLite would overflow)
-
-
-def _get(model, row_id: int):
-    return db.session.get(model, row_id) if 0 < row_id <= MAX_ID else None
-
-
 def get_schedule(schedule_id: int) -> CollectionSchedule:
-    schedule = _get(CollectionSchedule, schedule_id)
+    schedule = get_by_id(CollectionSchedule, schedule_id)
     if schedule is None:
         raise NotFound(_("Collection schedule not found."))
     return schedule
@@ -82,7 +77,7 @@ def get_schedule(schedule_id: int) -> CollectionSchedule:
 
 def _schedule_values(data: dict, *, partial: bool = False) -> dict:
     """Checks a schedule's fields (spec names); with partial, only the fields present."""
-    errors = rules.Errors()
+    errors = Errors()
     values: dict = {}
 
     def has(name: str) -> bool:
@@ -198,7 +193,7 @@ def _leaderboard(q: str | None, status: str | None) -> tuple[Select, list]:
 
 
 def get_member(member_id: int) -> HouseholdMember:
-    member = _get(HouseholdMember, member_id)
+    member = get_by_id(HouseholdMember, member_id)
     if member is None:
         raise NotFound(_("Household member not found."))
     return member
@@ -212,7 +207,7 @@ def barangay_names() -> list[str]:
 def create_member(data: dict) -> HouseholdMember:
     """data: name, barangay (a name from the barangays table), points (starting points, whole,
     0 or more; 0 when empty), status (Active or Inactive; Active when empty)."""
-    errors = rules.Errors()
+    errors = Errors()
     name = rules.text(errors, data.get("name"), "name", _("Name"))
     barangay = rules.text(errors, data.get("barangay"), "barangay", _("Barangay"))
     if barangay:
@@ -240,7 +235,7 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     """Credits a member for food waste handed in. data: wasteKg (more than 0). The points come
     from the saved Point System rule (rounded down). Returns (member, grams, points earned)."""
     member = get_member(member_id)
-    errors = rules.Errors()
+    errors = Errors()
     waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Food waste"), positive=True)
     errors.raise_if_any()
     waste_g = waste_g or 0
@@ -270,7 +265,7 @@ def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]
     )
     # The member's own history ("My household"), in the same transaction.
     db.session.add(
-        MemberCollection(member_id=member.id, collected_on=today().date(), waste_g=waste_g, points=earned)
+        MemberCollection(member_id=member.id, collected_on=today(), waste_g=waste_g, points=earned)
     )
     db.session.commit()
     db.session.refresh(member)
@@ -288,7 +283,7 @@ def point_rule() -> tuple[int, int]:
 
 def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, int]:
     """data: wasteKg (more than 0) and points (whole, 1 or more)."""
-    errors = rules.Errors()
+    errors = Errors()
     waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Total food waste"), positive=True)
     points = rules.whole(errors, data.get("points"), "points", _("Points"), minimum=1)
     errors.raise_if_any()
@@ -301,3 +296,36 @@ def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, 
     rule.updated_by_id = actor_id
     db.session.commit()
     return rule.waste_g, rule.points
+
+
+# What the spec's own client reads (household/client_api.py) -----------------------------------
+
+
+def schedule_areas() -> list[tuple[str, int]]:
+    """(area name, how many schedules cover it), by name ignoring case, A to Z."""
+    key = func.lower(CollectionArea.name)
+    rows = db.session.execute(
+        select(func.min(CollectionArea.name), func.count(func.distinct(CollectionArea.schedule_id)))
+        .group_by(key)
+        .order_by(key)
+    ).all()
+    return [(name, count) for name, count in rows]
+
+
+def collectors() -> list[tuple[str, str, int]]:
+    """(maintenance person, contact of their latest schedule, schedules), by person ignoring
+    case, A to Z."""
+    key = func.lower(CollectionSchedule.maintenance_person)
+    latest = (
+        select(
+            key.label("person"), func.max(CollectionSchedule.id).label("latest_id"), func.count().label("n")
+        )
+        .group_by(key)
+        .subquery()
+    )
+    rows = db.session.execute(
+        select(CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact, latest.c.n)
+        .join(latest, CollectionSchedule.id == latest.c.latest_id)
+        .order_by(latest.c.person)
+    ).all()
+    return [(name, contact, count) for name, contact, count in rows]

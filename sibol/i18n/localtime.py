@@ -21,6 +21,8 @@ from babel.dates import format_time as babel_format_time
 from babel.numbers import format_decimal
 from flask import Flask, current_app, has_app_context, has_request_context
 
+from .languages import current_language
+
 DEFAULT_ZONE = "Asia/Manila"
 DATE_FORMAT = "%b %-d, %Y"  # strftime, for callers that pass their own format
 TIME_FORMAT = "%-I:%M %p"
@@ -49,7 +51,6 @@ def locale_code() -> str:
 
         locale = get_locale() if has_app_context() else None
         return str(locale) if locale is not None else "en"
-    from .languages import current_language
 
     return current_language()
 

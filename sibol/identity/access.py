@@ -25,6 +25,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..errors import json_error, wants_json
+from ..i18n.labels import shown
 from ..models import MODULES, ModuleId
 from .permissions import role_may
 
@@ -124,7 +125,6 @@ def enforce_access():
         return None
     if not current_user.has_module(access.module):
         name = MODULES[ModuleId(cast(int, access.module))][1]  # kind "module" always names one
-        from ..i18n.labels import shown
 
         message = _("Your account does not have access to %(name)s.", name=shown(name))
         if wants_json():

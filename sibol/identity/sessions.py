@@ -13,11 +13,10 @@ from datetime import timedelta
 from typing import Any, cast
 
 from flask import request, session
-from flask_login import logout_user
-from sqlalchemy import CursorResult, delete, func, select, update
+from sqlalchemy import CursorResult, delete, select, update
 
 from ..extensions import db
-from ..models import Account, ApiToken, utcnow
+from ..models import Account, utcnow
 from ..models.auth import PageSession
 from .tokens import hash_secret, revoke_all_tokens
 
@@ -91,15 +90,6 @@ def end_everything(account: Account) -> tuple[int, int]:
     return end_all(account.id), revoke_all_tokens(account.id)
 
 
-def sign_out_everywhere(account: Account) -> tuple[int, int]:
-    """End every page session and bearer token of the account, this browser's too; commits."""
-    ended = end_everything(account)
-    db.session.commit()
-    logout_user()
-    session.pop(SESSION_KEY, None)
-    return ended
-
-
 def listing(account: Account) -> list[PageSession]:
     return list(
         db.session.scalars(
@@ -108,27 +98,3 @@ def listing(account: Account) -> list[PageSession]:
             .order_by(PageSession.last_seen_at.desc(), PageSession.id.desc())
         )
     )
-
-
-def live_token_count(account: Account) -> int:
-    return (
-        db.session.scalar(
-            select(func.count(ApiToken.id)).where(
-                ApiToken.account_id == account.id,
-                ApiToken.revoked_at.is_(None),
-                ApiToken.expires_at > utcnow(),
-            )
-        )
-        or 0
-    )
-
-
-def session_json(row: PageSession, current: PageSession | None) -> dict:
-    return {
-        "id": row.id,
-        "createdAt": row.created_at.isoformat(timespec="seconds") + "Z",
-        "lastSeenAt": row.last_seen_at.isoformat(timespec="seconds") + "Z",
-        "userAgent": row.user_agent,
-        "address": row.address,
-        "current": current is not None and row.id == current.id,
-    }

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from flask_babel import gettext as _
+
 from ..errors import Invalid, ServiceError, TooLarge
 
 EMAIL_MAX = 254
@@ -26,6 +28,15 @@ T = TypeVar("T")
 def is_email(value: str) -> bool:
     """Something@domain.tld, at most 254 characters (spec section 5)."""
     return len(value) <= EMAIL_MAX and EMAIL_RE.match(value) is not None
+
+
+def is_blank(value: object) -> bool:
+    """Nothing sent: None, or text with only spaces."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def required_message(label: str) -> str:
+    return _("%(label)s is required.", label=label)
 
 
 def field_errors(err: ServiceError, default_field: str = FORM) -> FieldErrors:
@@ -43,6 +54,14 @@ class Errors:
 
     def add(self, field: str, message: str) -> None:
         self.messages.setdefault(field, message)
+
+    def missing(self, value: object, field: str, label: str, *, required: bool = True) -> bool:
+        """Whether nothing was sent; when the field is required, its message is recorded."""
+        if not is_blank(value):
+            return False
+        if required:
+            self.add(field, required_message(label))
+        return True
 
     def check(self, rule: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
         """Runs a rule that raises Invalid; its message is recorded and None returned instead."""

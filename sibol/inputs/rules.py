@@ -1,7 +1,7 @@
 """Input rules shared by the household and dashboard services: text, kilograms, points, dates.
 
 Each check takes the raw value a form or a JSON body sent and either returns the clean value or
-records a message for the field in an `Errors`; the service raises once with every message, so a
+records a message for the field in an `Errors` (sibol/inputs/fields.py); the service raises once with every message, so a
 form can show them all and the API names the first field.
 """
 
@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from flask_babel import gettext as _
 
-from .fields import EMAIL_RE, Errors
+from .fields import EMAIL_RE, Errors, required_message
 
 MAX_KG = 100_000  # one collection or rule above 100 tonnes is a typing mistake
 MAX_POINTS = 10_000_000
@@ -24,9 +24,7 @@ PHONE_RE = re.compile(r"^\+?[0-9 ()./-]{7,20}$")
 def text(
     errors: Errors, value, field: str, label: str, *, max_length: int = 100, required: bool = True
 ) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            errors.add(field, _("%(label)s is required.", label=label))
+    if errors.missing(value, field, label, required=required):
         return ""
     if not isinstance(value, str):
         errors.add(field, _("%(label)s must be text.", label=label))
@@ -55,9 +53,7 @@ def grams(
     errors: Errors, value, field: str, label: str, *, required: bool = True, positive: bool = False
 ) -> int | None:
     """Kilograms as sent ('1.5', 1.5) -> whole grams. Refuses negatives, text, NaN and infinities."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            errors.add(field, _("%(label)s is required.", label=label))
+    if errors.missing(value, field, label, required=required):
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         errors.add(field, _("%(label)s must be a number of kilograms.", label=label))
@@ -98,9 +94,7 @@ def whole(
     required: bool = True,
     maximum: int = MAX_POINTS,
 ) -> int | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            errors.add(field, _("%(label)s is required.", label=label))
+    if errors.missing(value, field, label, required=required):
         return None
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
@@ -127,9 +121,7 @@ def whole(
 
 
 def day(errors: Errors, value, field: str, label: str, *, required: bool = True) -> date | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            errors.add(field, _("%(label)s is required.", label=label))
+    if errors.missing(value, field, label, required=required):
         return None
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
         try:
@@ -179,7 +171,7 @@ def area_list(errors: Errors, value, field: str = "areas", label: str | None = N
             seen.add(name.lower())
             names.append(name)
     if not names:
-        errors.add(field, _("%(label)s is required.", label=label))
+        errors.add(field, required_message(label))
     elif len(names) > 20:
         errors.add(field, _("A collection covers at most 20 areas."))
         return []

@@ -3,11 +3,8 @@ status options, and the chemical additives and waste containers of a machine."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from flask import Blueprint, request
 from flask_babel import gettext as _
-from sqlalchemy import Select, Table, outerjoin
 
 from ..api import int_field, json_body, text_field
 from ..data.export import wants_csv
@@ -15,8 +12,9 @@ from ..data.listing import page_args, page_json
 from ..errors import Invalid
 from ..i18n.languages import bound_gettext
 from ..identity.access import module_required
-from ..models import Area, Machine, MachineStatus, ModuleId, utcnow
-from . import exports, service
+from ..models import ModuleId, utcnow
+from ..telemetry.serializers import last_reading_json
+from . import exports, records, search, service
 from .serializers import area_json, chemical_additive_json, machine_json, status_json, waste_container_json
 
 bp = Blueprint("machines", __name__)
@@ -37,7 +35,7 @@ def list_machines():
     page, per_page = page_args(default_per_page=10)
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"
-    result = service.search_machines(q, page, per_page, with_total=with_total, as_rows=_page_columns)
+    result = search.search_machines(q, page, per_page, with_total=with_total, as_rows=search.listing_columns)
     now, gettext = utcnow(), bound_gettext()
     body = page_json(result, lambda row: _page_row(row, now, gettext), success=False)
     if not with_total:
@@ -102,7 +100,7 @@ def chemical_additives(machine_id: str):
     machine = service.get_machine(machine_id)
     if wants_csv():
         return exports.chemical_additives_csv(machine.id, _query())
-    rows = service.list_chemical_additives(machine.id, request.args.get("q"))
+    rows = records.list_chemical_additives(machine.id, request.args.get("q"))
     return [chemical_additive_json(r) for r in rows]
 
 
@@ -111,7 +109,7 @@ def chemical_additives(machine_id: str):
 def add_chemical_additive(machine_id: str):
     service.get_machine(machine_id)
     body = json_body()
-    row = service.add_chemical_additive(
+    row = records.add_chemical_additive(
         machine_id,
         area=_text(body, "area"),
         start_date=_text(body, "startDate", "date"),
@@ -130,7 +128,7 @@ def waste_containers(machine_id: str):
     machine = service.get_machine(machine_id)
     if wants_csv():
         return exports.waste_containers_csv(machine.id, _query())
-    rows = service.list_waste_containers(machine.id, request.args.get("q"))
+    rows = records.list_waste_containers(machine.id, request.args.get("q"))
     return [waste_container_json(r) for r in rows]
 
 
@@ -139,7 +137,7 @@ def waste_containers(machine_id: str):
 def add_waste_container(machine_id: str):
     service.get_machine(machine_id)
     body = json_body()
-    row = service.add_waste_container(
+    row = records.add_waste_container(
         machine_id,
         area=_text(body, "area"),
         start_date=_text(body, "startDate"),
@@ -148,40 +146,9 @@ def add_waste_container(machine_id: str):
     return {"success": True, "data": waste_container_json(row)}, 201
 
 
-def _page_columns(statement: Select) -> Select:
-    """A page of machines as plain rows: machine_json's fields and the device's last
-    reading in one SELECT, instead of Machine objects plus a second query for the devices."""
-    from ..models.telemetry import DeviceKey
-
-    # The machine's own area, status and device key through their tables: the machines are
-    # scoped to the barangay (the Machine entity's loader criteria), and an ORM entity here would
-    # add its criteria to the WHERE clause, turning these outer joins into inner ones.
-    area, status, device = (
-        cast(Table, Area.__table__),
-        cast(Table, MachineStatus.__table__),
-        cast(Table, DeviceKey.__table__),
-    )
-    return statement.with_only_columns(
-        Machine.id.label("machine_id"),
-        Machine.name,
-        Machine.area_id,
-        area.c.name.label("area_name"),
-        Machine.status_id,
-        status.c.name.label("status_name"),
-        device.c.last_reading_at,
-        maintain_column_froms=False,
-    ).select_from(
-        outerjoin(Machine, area, Machine.area_id == area.c.id)
-        .outerjoin(status, Machine.status_id == status.c.id)
-        .outerjoin(device, device.c.machine_id == Machine.id)
-    )
-
-
 def _page_row(row, now, gettext) -> dict:
-    """The same fields as machine_json plus _last_reading, from a _page_columns row."""
-    from ..telemetry.views import ago
-
-    last = row.last_reading_at
+    """The same fields as machine_json plus when the machine last reported, from a
+    search.listing_columns row."""
     return {
         "machine_id": row.machine_id,
         "Name": row.name,
@@ -189,15 +156,8 @@ def _page_row(row, now, gettext) -> dict:
         "Area_Name": row.area_name,
         "status_id": row.status_id,
         "status_name": row.status_name,
-        **_last_reading(None if last is None else {"last": last, "ago": ago(last, now, gettext)}),
+        **last_reading_json(row.last_reading_at, now, gettext),
     }
-
-
-def _last_reading(device: dict | None) -> dict:
-    """Telemetry's additive fields on a page of machines: when it last reported."""
-    if device is None or device["last"] is None:
-        return {"lastReadingAt": None, "lastReading": _("never")}
-    return {"lastReadingAt": device["last"].isoformat() + "Z", "lastReading": device["ago"]}
 
 
 def _text(body: dict, *names: str) -> str | None:
@@ -208,6 +168,6 @@ def _text(body: dict, *names: str) -> str | None:
 def _query() -> str:
     """q of an export: checked like a page's search (at most 100 characters)."""
     q = request.args.get("q", "")
-    if len(q) > service.QUERY_MAX:
-        raise Invalid(_("q must be at most %(n)s characters.", n=service.QUERY_MAX), field="q")
+    if len(q) > search.QUERY_MAX:
+        raise Invalid(_("q must be at most %(n)s characters.", n=search.QUERY_MAX), field="q")
     return q

@@ -11,7 +11,7 @@ from ..data.export import csv_response, stream_rows, stream_scalars
 from ..i18n.localtime import local_clock
 from ..models import Machine
 from ..models.telemetry import DeviceKey
-from . import service
+from . import records, search
 from .serializers import area_label
 
 MACHINE_HEADERS = (_l("Machine ID"), _l("Machine Name"), _l("Area"), _l("Status"), _l("Last reading"))
@@ -30,7 +30,7 @@ CONTAINER_HEADERS = (_l("Waste Container No"), _l("Area"), _l("Status"), _l("Sta
 def machines_csv(q: str | None) -> Response:
     """Every machine the Machines table finds for q, with when its device last reported."""
     statement = (
-        service.machines_query(q)
+        search.machines_query(q)
         .add_columns(DeviceKey.last_reading_at)
         .outerjoin(DeviceKey, DeviceKey.machine_id == Machine.id)
         .options(joinedload(Machine.area), joinedload(Machine.status))
@@ -45,7 +45,7 @@ def machines_csv(q: str | None) -> Response:
 
 
 def chemical_additives_csv(machine_id: int | None, q: str | None) -> Response:
-    statement = service.chemical_additives_query(machine_id, q)
+    statement = records.chemical_additives_query(machine_id, q)
     return csv_response(
         "chemical-additives",
         ADDITIVE_HEADERS,
@@ -63,7 +63,7 @@ def chemical_additives_csv(machine_id: int | None, q: str | None) -> Response:
 
 
 def waste_containers_csv(machine_id: int | None, q: str | None) -> Response:
-    statement = service.waste_containers_query(machine_id, q)
+    statement = records.waste_containers_query(machine_id, q)
     return csv_response(
         "waste-containers",
         CONTAINER_HEADERS,

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from ..data.export import wants_csv
 from ..data.listing import page_args_lenient, page_link
@@ -17,7 +18,10 @@ from ..errors import ServiceError
 from ..identity.access import module_required
 from ..models import ModuleId
 from ..models.machines import PACKAGES
-from . import exports, service
+from ..telemetry import panels
+from ..telemetry.exports import analytics_csv
+from . import exports, records, search, service
+from .cli import register_commands
 from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
@@ -34,8 +38,6 @@ SELECTOR_OPTIONS = 20  # the no-JavaScript selector lists this many matches
 
 
 def init_app(app: Flask) -> None:
-    from .cli import register_commands
-
     register_commands(app)
 
 
@@ -50,7 +52,7 @@ def index():
     tab = request.args.get("tab", DEFAULT_TAB)
     if tab not in dict(TABS):
         tab = DEFAULT_TAB
-    q = request.args.get("q", "")[: service.QUERY_MAX]
+    q = request.args.get("q", "")[: search.QUERY_MAX]
     context: dict = {
         "tabs": TABS,
         "tab": tab,
@@ -58,21 +60,20 @@ def index():
         "packages": PACKAGES,
         "page_url": page_url,
         "area_label": area_label,
-        "today": service.today_iso(),
     }
     if wants_csv():
         return _export(tab, q)
     if tab == "machines":
         page, per_page = page_args_lenient(sizes=None)
-        result = service.search_machines(q, page, per_page)
+        result = search.search_machines(q, page, per_page)
         context.update(result=result, areas=service.list_areas(), statuses=service.list_statuses())
         edit_id = request.args.get("edit")
         context["editing"] = service.find_machine(edit_id) if edit_id else None
         context["adding"] = request.args.get("add") == "1"
     else:
         machine = service.find_machine(request.args.get("machine")) or service.first_machine()
-        machine_q = request.args.get("machine_q", "")[: service.QUERY_MAX]
-        options = service.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
+        machine_q = request.args.get("machine_q", "")[: search.QUERY_MAX]
+        options = search.search_machines(machine_q, 1, SELECTOR_OPTIONS, with_total=False).rows
         if machine is not None and all(m.id != machine.id for m in options):
             options.insert(0, machine)
         context.update(
@@ -83,13 +84,13 @@ def index():
         )
         machine_id = machine.id if machine else None
         if tab == "chemical-additives":
-            context["additives"] = service.list_chemical_additives(machine_id, q)
+            context["additives"] = records.list_chemical_additives(machine_id, q)
         elif tab == "waste-container":
-            context["containers"] = service.list_waste_containers(machine_id, q)
+            context["containers"] = records.list_waste_containers(machine_id, q)
         else:  # process-panels, analytics: the machine's telemetry
-            from ..telemetry.pages import tab_context
-
-            context.update(tab_context(tab, machine_id))
+            context.update(
+                panels.machine_tab(tab, machine_id, request.args.get("range"), current_user.role_id)
+            )
     return render_template("machines/index.html", **context)
 
 
@@ -104,11 +105,8 @@ def _export(tab: str, q: str):
     if tab == "waste-container":
         return exports.waste_containers_csv(machine_id, q)
     if tab == "analytics" and machine_id is not None:
-        from ..telemetry.exports import analytics_csv
-        from ..telemetry.views import RANGES
-
         range_key = request.args.get("range", "24h")
-        return analytics_csv(machine_id, range_key if range_key in RANGES else "24h")
+        return analytics_csv(machine_id, range_key if range_key in panels.RANGES else "24h")
     abort(404)  # Process Panels (and Analytics without a machine) have no table to export
 
 
@@ -161,7 +159,7 @@ def add_chemical_additive():
     machine_id = request.form.get("machine", "")
     form = request.form
     try:
-        service.add_chemical_additive(
+        records.add_chemical_additive(
             machine_id,
             area=form.get("area"),
             start_date=form.get("startDate"),
@@ -183,7 +181,7 @@ def add_chemical_additive():
 def add_waste_container():
     machine_id = request.form.get("machine", "")
     try:
-        service.add_waste_container(
+        records.add_waste_container(
             machine_id, area=request.form.get("area"), start_date=request.form.get("startDate")
         )
     except ServiceError as err:

@@ -19,7 +19,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..data.export import wants_csv
 from ..data.listing import last_page, page_args_lenient, query_url
 from ..errors import ServiceError
-from ..i18n.localtime import format_pattern, local_datetime
+from ..i18n.localtime import format_pattern, local_datetime, today
 from ..identity.access import module_required
 from ..inputs.fields import field_errors
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
@@ -68,7 +68,7 @@ def fmt_time(value: datetime | None) -> str:
 def _detail_context() -> dict:
     return {
         "operators": operators(),
-        "min_due": service.manila_today().isoformat(),
+        "min_due": today().isoformat(),
         "max_upload_bytes": service.MAX_UPLOAD_BYTES,
         **presentation.page_context(),
         "url": _url,

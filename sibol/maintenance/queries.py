@@ -14,8 +14,8 @@ from sqlalchemy.orm import aliased
 from ..data.listing import like_contains
 from ..errors import Invalid
 from ..extensions import db
+from ..i18n.localtime import today
 from ..models import Account, MaintenanceRequest, MaintenanceStatus
-from .rules import manila_today
 from .service import DEFAULT_TAB, FILTER_PRIORITIES, FILTER_STATUSES, PERIODS, TABS
 
 MAX_QUERY = 100
@@ -109,7 +109,7 @@ def requests_query(query: ListQuery) -> Select:
         stmt = stmt.where(MR.priority.in_(query.priorities))
     if query.periods:
         days = max(PERIODS[p][1] for p in query.periods)  # the choices overlap: the widest wins
-        stmt = stmt.where(MR.request_date >= manila_today() - timedelta(days=days - 1))
+        stmt = stmt.where(MR.request_date >= today() - timedelta(days=days - 1))
     if query.q:
         assignee = aliased(Account)
         pattern = like_contains(query.q)

@@ -8,9 +8,11 @@ from datetime import date, datetime
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ..data.rows import MAX_ID
 from ..errors import Invalid
 from ..extensions import db
 from ..i18n.localtime import today
+from ..inputs.fields import is_blank, required_message
 from ..models import Account, AccountStatus, MaintenancePriority, RoleId
 
 MAX_ISSUE = 2000
@@ -18,15 +20,10 @@ MAX_REMARKS = 1000
 MAX_PHONE = 40
 
 
-def manila_today() -> date:
-    """Today in the barangay's zone (SIBOL_TIMEZONE, Asia/Manila by default)."""
-    return today()
-
-
 def text_value(value: object, field_name: str, label: str, *, max_length: int, required: bool) -> str | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
+    if is_blank(value):
         if required:
-            raise Invalid(_("%(label)s is required.", label=label), field=field_name)
+            raise Invalid(required_message(label), field=field_name)
         return None
     if not isinstance(value, str):
         raise Invalid(_("%(label)s must be text.", label=label), field=field_name)
@@ -46,8 +43,8 @@ def parse_due_date(value: object, field_name: str = "dueDate", label: str | None
     if isinstance(value, date) and not isinstance(value, datetime):
         due = value
     else:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            raise Invalid(_("%(label)s is required.", label=label), field=field_name)
+        if is_blank(value):
+            raise Invalid(required_message(label), field=field_name)
         if not isinstance(value, str):
             raise Invalid(_("%(label)s must be a date (YYYY-MM-DD).", label=label), field=field_name)
         try:
@@ -56,15 +53,15 @@ def parse_due_date(value: object, field_name: str = "dueDate", label: str | None
             due = None
         if due is None:
             raise Invalid(_("%(label)s must be a date (YYYY-MM-DD).", label=label), field=field_name)
-    if due < manila_today():
+    if due < today():
         raise Invalid(_("%(label)s cannot be in the past.", label=label), field=field_name)
-    if due.year > manila_today().year + 10:
+    if due.year > today().year + 10:
         raise Invalid(_("%(label)s is too far in the future.", label=label), field=field_name)
     return due
 
 
 def parse_priority(value: object) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
+    if is_blank(value):
         raise Invalid(_("Priority is required."), field="priority")
     if isinstance(value, str):
         try:
@@ -75,11 +72,11 @@ def parse_priority(value: object) -> str:
 
 
 def parse_id(value: object, field_name: str, label: str) -> int:
-    if value is None or value == "" or (isinstance(value, str) and not value.strip()):
-        raise Invalid(_("%(label)s is required.", label=label), field=field_name)
+    if is_blank(value):
+        raise Invalid(required_message(label), field=field_name)
     if isinstance(value, str) and value.strip().isdecimal():
         value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**31 - 1:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
         raise Invalid(_("%(label)s must be chosen from the list.", label=label), field=field_name)
     return value
 
@@ -101,7 +98,7 @@ def operators() -> list[Account]:
 
 def active_operator(value: object) -> Account:
     """The account a request is assigned to: an active, enabled operator (by id)."""
-    if value is None or value == "" or (isinstance(value, str) and not value.strip()):
+    if is_blank(value):
         raise Invalid(_("Assigned to is required."), field="assignedTo")
     account_id = parse_id(value, "assignedTo", _("Assigned to"))
     account = db.session.get(Account, account_id)

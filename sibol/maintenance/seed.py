@@ -7,6 +7,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from ..extensions import db
+from ..i18n.localtime import today as local_today
 from ..models import (
     ROLE_DEFAULT_MODULES,
     Account,
@@ -19,7 +20,6 @@ from ..models import (
     RoleId,
     utcnow,
 )
-from .service import manila_today
 
 # (username, first name, last name, e-mail, phone). No password: an admin sets one up.
 OPERATORS = (
@@ -123,7 +123,7 @@ def sample_data() -> None:
     if db.session.scalar(select(func.count(MaintenanceRequest.id))):
         db.session.commit()
         return
-    today = manila_today()
+    today = local_today()
     now = utcnow()
     for number, issue, priority, status, ago, due_in, done_ago, who, remarks in SAMPLE_REQUESTS:
         assignee = accounts[who]

@@ -21,8 +21,10 @@ from flask_babel import gettext as _
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
+from ..i18n.localtime import today
 from ..inputs.fields import Errors
 from ..inputs.uploads import MAX_UPLOAD_BYTES as MAX_UPLOAD_BYTES
 from ..models import (
@@ -44,7 +46,6 @@ from .rules import (
     parse_priority,
     text_value,
 )
-from .rules import manila_today as manila_today
 from .uploads import Upload as Upload
 from .uploads import checked_images, display_name, remove_files, store_images
 
@@ -194,13 +195,12 @@ def create_request(
 
 
 def _build_request(actor, number, issue_text, priority_value, due, assignee, phone, names, images):
-    today = manila_today()
     req = MaintenanceRequest(
         request_number=number,
         issue=issue_text,
         priority=priority_value,
         status=MaintenanceStatus.ONGOING.value,
-        request_date=today,
+        request_date=today(),
         due_date=due,
         assignee_id=assignee.id,
         contact_phone=phone,
@@ -221,12 +221,8 @@ def _build_request(actor, number, issue_text, priority_value, due, assignee, pho
     return req
 
 
-MAX_ID = 2**31 - 1
-
-
 def get_request(request_id: int) -> MaintenanceRequest:
-    # An id past the column's range would make the driver fail rather than find nothing.
-    req = db.session.get(MaintenanceRequest, request_id) if 0 < request_id <= MAX_ID else None
+    req = get_by_id(MaintenanceRequest, request_id)
     if req is None:
         raise NotFound(_("Maintenance request not found."))
     return req
@@ -277,7 +273,7 @@ def _require_ongoing(req: MaintenanceRequest, action: str) -> None:
 def complete_request(request_id: int, *, actor: Account | None, remarks: object = None) -> MaintenanceRequest:
     get_request(request_id)
     note = text_value(remarks, "remarks", _("Remarks"), max_length=MAX_REMARKS, required=False)
-    values: dict[str, typing.Any] = {"date_completed": manila_today()}
+    values: dict[str, typing.Any] = {"date_completed": today()}
     if note:
         values["remarks"] = note
     req = _transition(request_id, MaintenanceStatus.COMPLETED, **values)
@@ -298,7 +294,7 @@ def cancel_request(request_id: int, *, actor: Account | None, reason: object) ->
 
 
 def find_request(request_id: int) -> MaintenanceRequest | None:
-    return db.session.get(MaintenanceRequest, request_id)
+    return get_by_id(MaintenanceRequest, request_id)
 
 
 def is_ongoing(req: MaintenanceRequest) -> bool:

@@ -11,8 +11,8 @@ from pathlib import Path
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
+from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound, TooLarge
-from ..extensions import db
 from ..inputs import uploads
 from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import MaintenanceAttachment
@@ -84,7 +84,7 @@ def remove_files(names: Iterable[str]) -> None:
 
 
 def attachment_file(attachment_id: int) -> tuple[Path, MaintenanceAttachment]:
-    attachment = db.session.get(MaintenanceAttachment, attachment_id) if 0 < attachment_id < 2**31 else None
+    attachment = get_by_id(MaintenanceAttachment, attachment_id)
     if attachment is None:
         raise NotFound(_("Attachment not found."))
     path = upload_dir() / attachment.stored_name

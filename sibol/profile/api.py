@@ -79,6 +79,8 @@ def sessions():
                 "startedAt": s.started.isoformat() + "Z" if s.started else None,
                 "lastUsedAt": s.last_used.isoformat() + "Z" if s.last_used else None,
                 "current": s.current,
+                "userAgent": s.user_agent,
+                "address": s.address,
             }
             for s in service.active_sessions(current_user)
         ],
@@ -88,5 +90,10 @@ def sessions():
 @bp.post("/me/sign-out-everywhere")
 @signed_in
 def sign_out_everywhere():
-    service.sign_out_everywhere(current_user)
-    return {"success": True, "message": _("Every session and token of your account has ended.")}
+    ended, revoked = service.sign_out_everywhere(current_user)
+    return {
+        "success": True,
+        "message": _("Every session and token of your account has ended."),
+        "endedSessions": ended,
+        "revokedTokens": revoked,
+    }

@@ -41,12 +41,12 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.profile.sessions", "GET"): {
-        "summary": "The account's active sessions (API tokens; this browser)",
+        "summary": "The account's active sessions: its browsers (agent, address; this one marked current) and API tokens",
         "response": answer("data", "array"),
         "errors": [],
     },
     ("api.profile.sign_out_everywhere", "POST"): {
-        "summary": "End every session and token of the account, this one included",
+        "summary": "End every session and token of the account, this one included; how many of each ended",
         "errors": [],
     },
 }

@@ -8,6 +8,7 @@ from flask_login import current_user, logout_user, user_logged_in
 
 from ..errors import ServiceError
 from ..identity.access import public, signed_in
+from ..inputs.fields import field_errors
 from . import service
 
 bp = Blueprint("profile", __name__)
@@ -15,11 +16,6 @@ bp = Blueprint("profile", __name__)
 
 def init_app(app: Flask) -> None:
     user_logged_in.connect(service.on_user_logged_in, app)
-
-
-def _field_errors(err: ServiceError) -> dict[str, str]:
-    errors = err.extra.get("errors")
-    return errors if isinstance(errors, dict) and errors else {err.field or "form": err.message}
 
 
 def _render(
@@ -50,7 +46,7 @@ def save_details():
     try:
         service.update_profile(current_user, data)
     except ServiceError as err:
-        return _render(form="details", values=data, errors=_field_errors(err), status=err.status)
+        return _render(form="details", values=data, errors=field_errors(err), status=err.status)
     flash(_("Profile saved."), "success")
     return redirect(url_for("profile.index"))
 
@@ -62,7 +58,7 @@ def change_email():
     try:
         sent_to = service.request_email_change(current_user, email)
     except ServiceError as err:
-        return _render(form="email", values={"email": email}, errors=_field_errors(err), status=err.status)
+        return _render(form="email", values={"email": email}, errors=field_errors(err), status=err.status)
     flash(
         _("We sent a link to %(sent_to)s. Your e-mail changes when you open it.", sent_to=sent_to), "success"
     )
@@ -87,7 +83,7 @@ def change_password():
             current_user, request.form.get("currentPassword"), request.form.get("newPassword")
         )
     except ServiceError as err:
-        return _render(form="password", errors=_field_errors(err), status=err.status)
+        return _render(form="password", errors=field_errors(err), status=err.status)
     flash(_("Password changed. Every other session of your account has been signed out."), "success")
     return redirect(url_for("profile.index"))
 
@@ -95,6 +91,6 @@ def change_password():
 @bp.post("/profile/sign-out-everywhere")
 @signed_in
 def sign_out_everywhere():
-    service.sign_out_everywhere(current_user)
+    ended, revoked = service.sign_out_everywhere(current_user)
     logout_user()
-    return render_template("profile/signed_out.html")
+    return render_template("profile/signed_out.html", ended=ended, revoked=revoked)

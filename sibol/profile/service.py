@@ -23,6 +23,7 @@ from ..identity import sessions, tenancy
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
 from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
+from ..inputs.fields import Errors
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
 from ..models.auth import PageSession
 
@@ -85,21 +86,28 @@ def recent_sign_ins(account: Account) -> list[SignIn]:
 
 @dataclass
 class ActiveSession:
-    kind: str  # "browser" (this page session) or "token" (an API bearer token)
+    kind: str  # "browser" (a recorded page session) or "token" (an API bearer token)
     started: datetime | None
     last_used: datetime | None
     current: bool
+    user_agent: str | None = None  # browsers only
+    address: str | None = None
 
 
 def active_sessions(account: Account) -> list[ActiveSession]:
-    """The account's live sessions: its recorded page sessions (sibol/sessions.py), newest
-    first, then its live API tokens."""
+    """The account's live sessions: its recorded page sessions (sibol/identity/sessions.py),
+    last seen first, then its live API tokens, newest first."""
     raw = bearer_from_request()
     current_hash = hash_secret(raw) if raw else None
     current_row = None if raw else sessions.current_row()
     found = [
         ActiveSession(
-            "browser", row.created_at, row.last_seen_at, current_row is not None and row.id == current_row.id
+            "browser",
+            row.created_at,
+            row.last_seen_at,
+            current_row is not None and row.id == current_row.id,
+            row.user_agent,
+            row.address,
         )
         for row in sessions.listing(account)
     ]
@@ -132,16 +140,17 @@ def _end_other_sessions(account: Account) -> None:
     db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
 
 
-def sign_out_everywhere(account: Account) -> None:
-    """Every page session and token of the account ends, the caller's too."""
-    sessions.end_everything(account)
+def sign_out_everywhere(account: Account) -> tuple[int, int]:
+    """Every page session and token of the account ends, the caller's too; how many of each."""
+    ended = sessions.end_everything(account)
     db.session.commit()
+    return ended
 
 
 # Name and contact ------------------------------------------------------------------------------
 
 
-def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
+def _name(errors: Errors, value: object, field: str, label: str) -> str:
     text = rules.text(errors, value, field, label, max_length=100)
     if text and not NAME_RE.match(text):
         errors.add(
@@ -154,7 +163,7 @@ def _name(errors: rules.Errors, value: object, field: str, label: str) -> str:
 
 def update_profile(account: Account, data: dict) -> Account:
     """data: firstName, lastName, contactNumber (empty to clear). Only the fields sent change."""
-    errors = rules.Errors()
+    errors = Errors()
     values: dict = {}
     if "firstName" in data:
         values["first_name"] = _name(errors, data.get("firstName"), "firstName", "First name")
@@ -281,7 +290,7 @@ def confirm_email_change(raw: object) -> Account:
 def change_password(account: Account, current: object, new: object) -> None:
     """Needs the current password; every other session and token of the account ends at once,
     this browser (or this token) stays signed in."""
-    errors = rules.Errors()
+    errors = Errors()
     if not isinstance(current, str) or not current:
         errors.add("currentPassword", _("Type your current password."))
     elif not verify_password(account.password_hash, current):

@@ -10,6 +10,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import Select, select
 
+from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import Machine, utcnow
@@ -186,9 +187,7 @@ def alerts_query(state: str, machine_id: int | None) -> Select:
 
 
 def get_alert(alert_id: int | str) -> Alert:
-    if isinstance(alert_id, str):
-        alert_id = int(alert_id) if alert_id.isdecimal() and len(alert_id) < 12 else 0
-    alert = db.session.get(Alert, alert_id) if 1 <= alert_id <= 2**31 - 1 else None
+    alert = get_by_id(Alert, alert_id)
     if alert is None:
         raise NotFound(_("Alert not found."))
     return alert
@@ -220,3 +219,8 @@ def open_alert_counts(machine_ids: list[int]) -> dict[int, int]:
         .group_by(Alert.machine_id)
     )
     return {machine_id: count for machine_id, count in rows}
+
+
+def machine_names(ids: set[int]) -> dict[int, str]:
+    """Machine id -> name, for alerts listed by machine id."""
+    return dict(db.session.execute(select(Machine.id, Machine.name).where(Machine.id.in_(ids or {0}))).all())

@@ -13,14 +13,14 @@ from ..data.export import wants_csv
 from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
-from ..models import ModuleId, RoleId, utcnow
+from ..models import ModuleId, utcnow
 from . import alerts, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
+from .exports import alerts_csv, readings_csv
+from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
-
-EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF, RoleId.CITY_ADMIN)
 
 
 def require_editor() -> None:
@@ -118,8 +118,6 @@ def series(machine_id: str):
     )
     points = rollups.series(machine.id, metric, bucket, start, end)
     if wants_csv():  # bounded by rollups.MAX_POINTS, so a list is fine here
-        from .exports import readings_csv
-
         return readings_csv(machine.id, metric, bucket, points)
     return {"metric": metric, "bucket": bucket, "data": [point_json(p) for p in points]}
 
@@ -154,8 +152,6 @@ def list_alerts():
     if request.args.get("machine"):
         machine_id = keys.get_machine(request.args["machine"]).id
     if wants_csv():
-        from .exports import alerts_csv
-
         return alerts_csv(state, machine_id)
     return {"data": [alert_json(a) for a in alerts.list_alerts(state, machine_id)]}
 

@@ -6,16 +6,15 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
+from ..commands import service as commands
 from ..models import utcnow
+from . import alerts, hooks, notifications, rollups
 from .mqtt.cli import simulate_over_mqtt
 from .simulator import run
 
 
 def tick() -> dict[str, int]:
     """The periodic work: overdue commands, silent machines, overdue maintenance, raw retention, pending e-mail."""
-    from ..commands import service as commands
-    from . import alerts, hooks, notifications, rollups
-
     now = utcnow()
     return {
         "expired_commands": commands.expire_due(now=now),

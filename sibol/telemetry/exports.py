@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext as _l
 from ..data.export import csv_response, stream_rows
 from ..models import Machine
 from ..models.telemetry import Alert
-from . import alerts
+from . import alerts, panels
 from .metrics import metric_info
 from .rollups import Point
 
@@ -95,9 +95,7 @@ PERIOD_FORMATS = {"1h": "%Y-%m-%d %H:00", "1d": "%Y-%m-%d", "1mo": "%Y-%m"}
 def analytics_csv(machine_id: int, range_key: str) -> Response:
     """The Analytics tab's tables (one per metric) as one file: a row per metric and period.
     Bounded by the range (at most a year of days or 12 months), so read as the tab reads it."""
-    from .views import analytics
-
-    figures = analytics(machine_id, range_key)
+    figures = panels.analytics(machine_id, range_key)
     fmt = PERIOD_FORMATS[figures["bucket"]]
     rows = [
         (chart["label"], chart["unit"], period.strftime(fmt), _figure(lo), _figure(avg), _figure(hi), n)

@@ -8,6 +8,7 @@ import secrets
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from ..data.rows import get_by_id
 from ..errors import NotFound, Unauthorized
 from ..extensions import db
 from ..models import Machine, utcnow
@@ -24,11 +25,7 @@ def hash_key(raw: str) -> str:
 
 def get_machine(machine_id: int | str | None) -> Machine:
     """The machine, or NotFound for unknown and malformed ids."""
-    if isinstance(machine_id, str):
-        machine_id = int(machine_id) if machine_id.isdecimal() and len(machine_id) < 12 else None
-    if not isinstance(machine_id, int) or not 1 <= machine_id <= 2**31 - 1:
-        raise NotFound(_("Machine not found."))
-    machine = db.session.get(Machine, machine_id)
+    machine = get_by_id(Machine, machine_id)
     if machine is None:
         raise NotFound(_("Machine not found."))
     return machine

@@ -11,8 +11,8 @@ from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..web.live import Fragment, live_fragment
-from . import keys, regions, views
-from .api import EDITOR_ROLES
+from . import keys, panels, regions
+from .panels import EDITOR_ROLES
 
 bp = Blueprint("telemetry_live", __name__)
 
@@ -47,7 +47,7 @@ def process_panel(machine_id: str) -> Fragment:
         lambda: render_template(
             "machines/_process.html",
             machine=machine,
-            panel=views.process_panel(machine.id),
+            panel=panels.process_panel(machine.id),
             can_edit=current_user.role_id in EDITOR_ROLES,
             # The command forms return to the tab, not to this fragment or the poll that drew it.
             back=url_for("machines.index", tab="process-panels", machine=machine.id),

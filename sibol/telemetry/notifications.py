@@ -16,10 +16,14 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from sqlalchemy import Connection, CursorResult, func, insert, select, update
 
+from ..data.rows import get_by_id
+from ..emails import recipient_language, send_email
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..i18n.labels import shown
 from ..models import Account, AccountStatus, Machine, ModuleId, account_modules, utcnow
 from ..models.telemetry import Alert, Notification, NotificationPreference
+from .metrics import metric_info
 
 # kind -> label shown on the preferences form
 KINDS = {
@@ -62,8 +66,6 @@ def later(message: str, **values: object) -> Callable[[], str]:
 
 def languages_of(conn: Connection, account_ids: list[int]) -> dict[int, str]:
     """Each account's language for what it is sent: its choice, else English (as e-mails)."""
-    from ..emails import recipient_language
-
     rows = conn.execute(select(Account.id, Account.language).where(Account.id.in_(account_ids)))
     return {account_id: recipient_language(language) for account_id, language in rows}
 
@@ -137,8 +139,6 @@ def _fmt(value: float | None) -> str:
 
 def alert_event(alert: Alert, what: str, machine_name: str, last_seen: datetime | None = None) -> int:
     """Tell every holder of module 2 that an alert opened or closed (the caller commits)."""
-    from ..i18n.labels import shown
-    from .metrics import metric_info
 
     def label() -> str:
         return _("Silent") if alert.metric == "silent" else shown(metric_info(alert.metric).label)
@@ -197,11 +197,7 @@ def list_for(account_id: int, *, unread_only: bool = False, limit: int = 50) -> 
 
 
 def mark_read(account_id: int, notification_id: int | str) -> Notification:
-    if isinstance(notification_id, str):
-        notification_id = (
-            int(notification_id) if notification_id.isdecimal() and len(notification_id) < 16 else 0
-        )
-    row = db.session.get(Notification, notification_id) if notification_id >= 1 else None
+    row = get_by_id(Notification, notification_id)
     if row is None or row.account_id != account_id or not row.in_console:
         raise NotFound(_("Notification not found."))
     if row.read_at is None:
@@ -265,8 +261,6 @@ def set_preferences(account_id: int, choices: dict[str, str]) -> dict[str, str]:
 def deliver_pending(limit: int = 200) -> int:
     """Send the e-mail of pending notifications; each row is claimed first, so two workers
     never send one twice. Returns how many were handed to the mail server."""
-    from ..emails import send_email
-
     pending = db.session.execute(
         select(Notification.id, Account.email, Account.first_name, Account.username, Account.language)
         .join(Account, Account.id == Notification.account_id)

@@ -1,6 +1,6 @@
 """Pages: a machine's device (key, healthy ranges), the alerts view, the notification centre.
 
-The Process Panels and Analytics tabs render inside /sibol-machines (tab_context below). Every
+The Process Panels and Analytics tabs render inside /sibol-machines (panels.machine_tab). Every
 page works without JavaScript; forms post back and redirect.
 """
 
@@ -19,8 +19,11 @@ from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
 from ..mqtt.settings import mqtt_enabled
-from . import alerts, batch, keys, notifications, regions, views
-from .api import EDITOR_ROLES, require_editor
+from . import alerts, batch, keys, notifications, panels, regions
+from .api import require_editor
+from .cli import register_commands
+from .exports import alerts_csv
+from .live import bp as live_bp
 from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
@@ -34,33 +37,14 @@ def unread_notifications() -> int:
 
 
 def init_app(app: Flask) -> None:
-    from .cli import register_commands
-    from .live import bp as live_bp
-
     register_commands(app)
     app.register_blueprint(live_bp)  # the live regions' fragments (sibol.web.live)
     app.jinja_env.globals.update(
         unread_notifications=unread_notifications,
-        last_reading_times=views.last_reading_times,
+        last_reading_times=panels.last_reading_times,
         metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
         metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
     )
-
-
-def tab_context(tab: str, machine_id: int | None) -> dict:
-    """Context for the Process Panels and Analytics tabs of /sibol-machines."""
-    if machine_id is None:
-        return {}
-    if tab == "process-panels":
-        return {"panel": views.process_panel(machine_id), "can_edit": current_user.role_id in EDITOR_ROLES}
-    range_key = request.args.get("range", "24h")
-    if range_key not in views.RANGES:
-        range_key = "24h"
-    return {
-        "analytics": views.analytics(machine_id, range_key),
-        "ranges": views.RANGES,
-        "bucket_label": views.bucket_label,
-    }
 
 
 def _machine_or_404(machine_id: str):
@@ -85,7 +69,7 @@ def device(machine_id: str, new_key: str | None = None):
         refusals=refusals,
         mqtt_on=mqtt_enabled(),
         new_key=new_key,
-        can_edit=current_user.role_id in EDITOR_ROLES,
+        can_edit=current_user.role_id in panels.EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),
         metrics=[metric_info(m) for m in METRICS],
         commands=commands.history(machine.id),
@@ -160,21 +144,10 @@ def alert_list():
         except ServiceError:
             abort(404)
     if wants_csv():
-        from .exports import alerts_csv
-
         return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
-    names = _machine_names({a.machine_id for a in rows})
+    names = alerts.machine_names({a.machine_id for a in rows})
     return render_template("machines/alerts.html", alerts=rows, state=state, machine=machine, names=names)
-
-
-def _machine_names(ids: set[int]) -> dict[int, str]:
-    from sqlalchemy import select
-
-    from ..extensions import db
-    from ..models import Machine
-
-    return dict(db.session.execute(select(Machine.id, Machine.name).where(Machine.id.in_(ids or {0}))).all())
 
 
 @bp.get("/sibol-machines/alerts/<alert_id>")
@@ -184,7 +157,7 @@ def alert_detail(alert_id: str):
         alert = alerts.get_alert(alert_id)
     except ServiceError:
         abort(404)
-    return render_template("machines/alert.html", alert=alert, names=_machine_names({alert.machine_id}))
+    return render_template("machines/alert.html", alert=alert, names=alerts.machine_names({alert.machine_id}))
 
 
 @bp.post("/sibol-machines/alerts/<alert_id>/acknowledge")

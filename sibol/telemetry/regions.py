@@ -14,7 +14,8 @@ from ..models import utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
 from . import alerts, notifications, rollups
 from .metrics import metric_info
-from .views import ago, number
+from .panels import number
+from .serializers import ago
 
 
 def readings_version(machine_id: int) -> tuple:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime
 
 from flask import Flask, current_app, url_for
 from flask_login import current_user
@@ -85,10 +84,6 @@ def label_cells(row_html: Markup | str, headers: list[str]) -> Markup:
     return Markup(_CELL.sub(label, html))  # noqa: S704
 
 
-def today() -> datetime:
-    return now()
-
-
 def user_can(action: str) -> bool:
     """In templates: `{% if can("household.reward.write") %}` (sibol/permissions.py)."""
     return can(current_user, action)
@@ -107,7 +102,7 @@ def init_templating(app: Flask) -> None:
         column_labels=column_labels,
         can=user_can,
     )
-    app.context_processor(lambda: {"today": today()})
+    app.context_processor(lambda: {"today": now()})  # the barangay's date and time
     init_presentation(app)
     init_localtime(app)
     init_safe_actions(app)

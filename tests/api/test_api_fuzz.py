@@ -67,7 +67,7 @@ def fuzz_operation(operation, headers: dict, records: dict | None = None) -> lis
         if aimed and records:
             aim_at_records(case, records)
         # Logging the fuzzing admin out (or everywhere) would turn every later case into a 401.
-        logout = operation.path in ("/api/auth/logout", "/api/auth/sessions/revoke-all")
+        logout = operation.path in ("/api/auth/logout", "/api/me/sign-out-everywhere")
         response = case.call(headers={"Accept-Encoding": "identity"} if logout else headers)
         if response.status_code >= 500:
             problems.append(

@@ -82,16 +82,19 @@ def test_password_reset_ends_every_session(app):
     assert browser.get("/dashboard").status_code == 302
 
 
-def test_list_sessions_and_sign_out_everywhere(app, api_headers):
+def test_the_profile_lists_sessions_and_signs_out_everywhere(app, api_headers):
     user = make_account()
     first, second = sign_in(app, user), sign_in(app, user)
     headers = api_headers(user)
-    listed = second.get("/api/auth/sessions").json
-    assert len(listed["sessions"]) == 2 and listed["liveTokens"] == 1
-    assert [s["current"] for s in listed["sessions"]].count(True) == 1
-    page = second.get("/sessions").get_data(as_text=True)
-    assert len(re.findall(r"data-session-id=", page)) == 2 and "This browser" in page
-    res = second.post("/sessions/revoke-all")
+    listed = second.get("/api/me/sessions").json["data"]
+    browsers = [s for s in listed if s["kind"] == "browser"]
+    assert len(browsers) == 2 and [s["kind"] for s in listed].count("token") == 1
+    assert [s["current"] for s in browsers].count(True) == 1
+    assert {s["address"] for s in browsers} == {"127.0.0.1"}
+    page = second.get("/profile").get_data(as_text=True)
+    assert len(re.findall(r"<tr data-session", page)) == 2 and "This browser" in page
+    assert "1 app sign-in (API tokens) active." in page
+    res = second.post("/profile/sign-out-everywhere")
     assert res.status_code == 200
     assert "2 browser sessions and 1 app sign-in ended" in res.get_data(as_text=True)
     for browser in (first, second):
@@ -100,23 +103,33 @@ def test_list_sessions_and_sign_out_everywhere(app, api_headers):
     assert db.session.scalar(select(func.count(ApiToken.id)).where(ApiToken.revoked_at.is_(None))) == 0
 
 
+def test_the_old_sessions_page_leads_to_the_profile(app):
+    browser = sign_in(app, make_account())
+    res = browser.get("/sessions")
+    assert res.status_code == 302 and res.headers["Location"] == "/profile#sessions"
+    assert browser.get("/api/auth/sessions").status_code == 404  # one sessions API: /api/me/sessions
+
+
 def test_sign_out_everywhere_through_the_api_with_a_bearer_token(app, api_headers):
     user = make_account()
     browser = sign_in(app, user)
     headers = api_headers(user)
     client = app.test_client()
-    listed = client.get("/api/auth/sessions", headers=headers).json
-    assert len(listed["sessions"]) == 1 and listed["sessions"][0]["current"] is False
-    res = client.post("/api/auth/sessions/revoke-all", headers=headers)
+    listed = client.get("/api/me/sessions", headers=headers).json["data"]
+    # The bearer caller is its token, not the browser.
+    assert [s["kind"] for s in listed] == ["browser", "token"]
+    assert [s["current"] for s in listed] == [False, True]
+    res = client.post("/api/me/sign-out-everywhere", headers=headers)
     assert res.status_code == 200 and res.json["endedSessions"] == 1 and res.json["revokedTokens"] == 1
     assert browser.get("/dashboard").status_code == 302
-    assert client.get("/api/auth/sessions", headers=headers).status_code == 401
+    assert client.get("/api/me/sessions", headers=headers).status_code == 401
 
 
 def test_sessions_need_a_sign_in(client):
-    assert client.get("/api/auth/sessions").status_code == 401
-    assert client.post("/api/auth/sessions/revoke-all").status_code == 401
+    assert client.get("/api/me/sessions").status_code == 401
+    assert client.post("/api/me/sign-out-everywhere").status_code == 401
     assert client.get("/sessions").status_code == 302
+    assert "/login" in client.get("/sessions").headers["Location"]
 
 
 def test_a_session_idle_past_the_limit_has_ended(app):

@@ -126,7 +126,10 @@ def test_my_household_shows_balance_history_next_collection_rewards_and_board(ap
     assert (
         history["total"] == 1 and history["data"][0]["wasteKg"] == 2.5 and history["data"][0]["points"] == 75
     )
-    page = session_client(app, account).get("/household").get_data(as_text=True)
+    browser = session_client(app, account)
+    sent = browser.get("/household")
+    assert sent.status_code == 302 and sent.headers["Location"] == "/household/my"
+    page = browser.get("/household/my").get_data(as_text=True)
     assert "My household" in page and 'id="points-balance">115<' in page
     assert "Leo Collector" in page and "Maria C." in page and "Maria Clara" not in page
 
@@ -170,12 +173,14 @@ def test_household_without_a_member_is_told_so(app, client, api_headers):
     account = make_account(role=RoleId.HOUSEHOLD)
     res = client.get("/api/me/household", headers=api_headers(account))
     assert res.status_code == 404 and "No household is linked" in res.json["message"]
-    assert "No household is linked" in session_client(app, account).get("/household").get_data(as_text=True)
+    page = session_client(app, account).get("/household", follow_redirects=True).get_data(as_text=True)
+    assert "No household is linked" in page
 
 
-def test_staff_cannot_use_my_household(client, api_headers):
+def test_staff_cannot_use_my_household(app, client, api_headers):
     staff = make_account(role=RoleId.STAFF)
     assert client.get("/api/me/household", headers=api_headers(staff)).status_code == 403
+    assert session_client(app, staff).get("/household/my").status_code == 403
 
 
 # Part 4: claims -------------------------------------------------------------------------------
@@ -313,5 +318,5 @@ def test_claim_and_redeem_through_the_pages(app):
     assert ok.status_code == 200 and "Redeemed: Eco bag for Juan Dela Cruz" in ok.get_data(as_text=True)
     twice = desk.post("/household/redeem", data={"code": code})
     assert twice.status_code == 409 and "already redeemed" in twice.get_data(as_text=True)
-    page = home.get("/household").get_data(as_text=True)
+    page = home.get("/household/my").get_data(as_text=True)
     assert "Redeemed" in page and 'id="points-balance">70<' in page

@@ -9,6 +9,7 @@ from sibol.admin import queries, service
 from sibol.admin import seed as admin_seed
 from sibol.errors import Invalid
 from sibol.extensions import db
+from sibol.identity import usernames
 from sibol.models import Account, AccountStatus
 from tests.factories import make_account
 
@@ -25,14 +26,16 @@ from tests.factories import make_account
     ],
 )
 def test_derive_username(first, last, expected):
-    assert service.derive_username(first, last) == expected
+    assert usernames.from_names(first, last) == expected
 
 
 def test_unique_username_stays_within_30_characters(app):
     base = "x" * 30
     make_account(username=base)
-    assert service.unique_username(base) == "x" * 29 + "2"
-    assert service.unique_username("") == "user"
+    assert usernames.unique(base) == "x" * 29 + "2"
+    assert usernames.unique("") == "user"
+    make_account(username="X" * 29 + "2")  # taken whatever the case
+    assert usernames.unique(base) == "x" * 29 + "3"
 
 
 def test_resolve_modules_accepts_ids_names_and_keys(app):

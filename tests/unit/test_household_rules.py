@@ -7,11 +7,12 @@ import pytest
 from sibol.errors import Invalid
 from sibol.household.rewards import image_kind
 from sibol.inputs import rules
+from sibol.inputs.fields import Errors
 from tests.factories_household import png_bytes
 
 
 def check(fn, value, **kwargs):
-    errors = rules.Errors()
+    errors = Errors()
     result = fn(errors, value, "f", "Field", **kwargs)
     return result, errors.messages.get("f")
 
@@ -92,7 +93,7 @@ def test_dates(value, expected):
 
 
 def test_areas_from_chips_or_comma_text():
-    errors = rules.Errors()
+    errors = Errors()
     assert rules.area_list(errors, ["Purok 1", " purok 1 ", "Package  2", ""]) == ["Purok 1", "Package 2"]
     assert rules.area_list(errors, "Purok 1, Purok 2,,") == ["Purok 1", "Purok 2"]
     assert errors.messages == {}
@@ -104,7 +105,7 @@ def test_areas_from_chips_or_comma_text():
         (["x" * 101], "Each area must be at most 100 characters."),
         ([f"A{i}" for i in range(21)], "A collection covers at most 20 areas."),
     ):
-        errors = rules.Errors()
+        errors = Errors()
         rules.area_list(errors, bad)
         assert errors.messages == {"areas": message}
 
@@ -129,7 +130,7 @@ def test_contact_is_a_phone_number_or_an_email(value, ok):
 
 
 def test_errors_raise_once_naming_the_first_field_and_all_of_them():
-    errors = rules.Errors()
+    errors = Errors()
     rules.text(errors, "", "name", "Name")
     rules.grams(errors, "-1", "weight", "Weight")
     with pytest.raises(Invalid) as caught:

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from sibol.machines import service
+from sibol.machines import search
 from sibol.models.machines import machine_terms
 from tests.factories import make_machine
 
@@ -50,10 +50,10 @@ def test_search_matches_brute_force_on_every_page_size(app, q):
     for per_page in (1, 2, 3, 7, 100):
         got = []
         for page in range(1, len(machines) // per_page + 2):
-            result = service.search_machines(q, page, per_page)
+            result = search.search_machines(q, page, per_page)
             assert result.total == len(want), (q, per_page, page)
             got += [m.id for m in result.rows]
         assert got == want, (q, per_page)
-        typeahead = [m.id for m in service.search_machines(q, 1, per_page, with_total=False).rows]
+        typeahead = [m.id for m in search.search_machines(q, 1, per_page, with_total=False).rows]
         assert len(typeahead) == len(set(typeahead)) == min(per_page, len(want))
         assert set(typeahead) <= set(want)

@@ -9,9 +9,9 @@ from flask_login import current_user
 
 from ...api import json_body, pick
 from ...data.listing import page_args
+from ...i18n.localtime import today
 from ...identity.access import module_required
 from ...models import ModuleId
-from ...web.templating import today
 from .. import service as household
 from . import claims, resident
 from .pages import qr_response
@@ -23,7 +23,7 @@ bp = Blueprint("residents", __name__)
 @bp.get("/me/household")
 @module_required(ModuleId.HOUSEHOLD, action="resident.read")
 def my_household():
-    view = resident.overview(current_user, today().date())
+    view = resident.overview(current_user, today())
     return {"success": True, **overview_json(view)}
 
 

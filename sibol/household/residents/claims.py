@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import CursorResult
 
+from ...data.rows import get_by_id
 from ...errors import Conflict, Invalid, NotFound
 from ...extensions import db
 from ...models import Account, ClaimState, HouseholdMember, Reward, RewardClaim, RewardStatus, utcnow
@@ -25,7 +26,6 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or
 CODE_LENGTH = 8
 CODE_PREFIX = "SIBOL-"  # in the QR image, so a scan of some other code is recognisably wrong
 MAX_OPEN_CLAIMS = 20
-MAX_ID = 2**31 - 1  # ids beyond a database integer cannot exist
 
 
 def _rows_changed(statement) -> int:
@@ -72,14 +72,14 @@ def claims_of(member: HouseholdMember, limit: int = 50) -> list[RewardClaim]:
 
 def claim_of(member: HouseholdMember, claim_id: int) -> RewardClaim:
     """The member's own claim; another member's id answers exactly as a missing one (404)."""
-    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
+    claim = get_by_id(RewardClaim, claim_id)
     if claim is None or claim.member_id != member.id:
         raise NotFound(_("Claim not found."))
     return claim
 
 
 def get_claim(claim_id: int) -> RewardClaim:
-    claim = db.session.get(RewardClaim, claim_id) if 0 < claim_id <= MAX_ID else None
+    claim = get_by_id(RewardClaim, claim_id)
     if claim is None:
         raise NotFound(_("Claim not found."))
     return claim
@@ -93,7 +93,7 @@ def reserve(member: HouseholdMember, reward_id: object) -> RewardClaim:
         if not reward_id.strip().isdecimal() or len(reward_id.strip()) > 10:
             raise Invalid(_("Choose a reward."), field="rewardId")
         reward_id = int(reward_id)
-    reward = db.session.get(Reward, reward_id) if 0 < reward_id <= MAX_ID else None
+    reward = get_by_id(Reward, reward_id)
     if reward is None:
         raise NotFound(_("Reward not found."), field="rewardId")
     if reward.status != RewardStatus.AVAILABLE:

@@ -1,5 +1,5 @@
-"""Pages of "My household" (GET /household for a Household account, rendered from
-household.pages.index), its claim forms, the staff redeem desk and the member <-> account link."""
+"""Pages of "My household" (/household/my, where /household sends a Household account), its
+claim forms, the staff redeem desk and the member <-> account link."""
 
 from __future__ import annotations
 
@@ -8,22 +8,28 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ...errors import NotFound, ServiceError
+from ...i18n.localtime import today
 from ...identity.access import module_required
 from ...models import ModuleId
-from ...web.templating import today
 from .. import service as household
 from . import claims, resident
 
 bp = Blueprint("residents", __name__)
 
 
-def my_household_page(errors: dict | None = None, status: int = 200):
+def _my_household_page(errors: dict | None = None, status: int = 200):
     """The resident's view; a Household account with no linked member gets an explanation."""
     try:
-        view = resident.overview(current_user, today().date())
+        view = resident.overview(current_user, today())
     except NotFound as err:
         return render_template("household/resident.html", view=None, missing=err.message), status
     return render_template("household/resident.html", view=view, errors=errors or {}), status
+
+
+@bp.get("/household/my")
+@module_required(ModuleId.HOUSEHOLD, action="resident.read")
+def my_household():
+    return _my_household_page()
 
 
 @bp.post("/household/my/claims")
@@ -33,12 +39,12 @@ def request_claim():
         claim = claims.reserve(resident.member_of(current_user), request.form.get("rewardId"))
     except ServiceError as err:
         flash(err.message, "error")
-        return my_household_page({"rewardId": err.message}, err.status)
+        return _my_household_page({"rewardId": err.message}, err.status)
     flash(
         _("%(name)s reserved. Show code %(code)s at pick-up.", name=claim.reward.name, code=claim.code),
         "success",
     )
-    return redirect(url_for("household.index", _anchor="claims"))
+    return redirect(url_for("residents.my_household", _anchor="claims"))
 
 
 @bp.post("/household/my/claims/<int:claim_id>/cancel")
@@ -50,7 +56,7 @@ def cancel_my_claim(claim_id: int):
         claims.cancel(claim)
     except ServiceError as err:
         flash(err.message, "error")
-        return redirect(url_for("household.index", _anchor="claims"))
+        return redirect(url_for("residents.my_household", _anchor="claims"))
     flash(
         _(
             "Claim for %(name)s cancelled; %(points_spent)s points are back.",
@@ -59,7 +65,7 @@ def cancel_my_claim(claim_id: int):
         ),
         "success",
     )
-    return redirect(url_for("household.index", _anchor="claims"))
+    return redirect(url_for("residents.my_household", _anchor="claims"))
 
 
 def qr_response(member, claim_id: int) -> Response:

@@ -1,9 +1,9 @@
-"""What the Process Panels and Analytics tabs show: plain dicts and lists for the templates."""
+"""What the Process Panels and Analytics tabs of /sibol-machines show: plain dicts and lists for
+the templates, computed from the rollups, alerts and device keys."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
@@ -14,11 +14,12 @@ from ..extensions import db
 from ..i18n.labels import shown
 from ..i18n.languages import bound_gettext
 from ..i18n.localtime import format_pattern
-from ..models import utcnow
+from ..models import RoleId, utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
 from ..web import charts as svg_charts
 from . import alerts, rollups
 from .metrics import metric_info
+from .serializers import ago
 
 RANGES = OrderedDict(
     [
@@ -29,21 +30,18 @@ RANGES = OrderedDict(
     ]
 )
 SPARK_W, SPARK_H = 240, 48
+EDITOR_ROLES = (RoleId.ADMIN, RoleId.STAFF, RoleId.CITY_ADMIN)  # who changes keys and ranges
 
 
-def ago(ts: datetime | None, now: datetime, _: Callable[..., str] = _) -> str:
-    """'never', 'just now', '5 min ago', '3 h ago', '2 days ago'. A list passes
-    i18n.bound_gettext() as `_`, looked up once for all its rows."""
-    if ts is None:
-        return _("never")
-    seconds = max(0, int((now - ts).total_seconds()))
-    if seconds < 60:
-        return _("just now")
-    if seconds < 3600:
-        return _("%(count)s min ago", count=seconds // 60)
-    if seconds < 86400 * 2:
-        return _("%(count)s h ago", count=seconds // 3600)
-    return _("%(count)s days ago", count=seconds // 86400)
+def machine_tab(tab: str, machine_id: int | None, range_key: str | None, role_id: int) -> dict:
+    """The template context of the Process Panels or Analytics tab for one machine; an unknown
+    range is the last 24 hours."""
+    if machine_id is None:
+        return {}
+    if tab == "process-panels":
+        return {"panel": process_panel(machine_id), "can_edit": role_id in EDITOR_ROLES}
+    chosen = range_key if range_key is not None and range_key in RANGES else "24h"
+    return {"analytics": analytics(machine_id, chosen), "ranges": RANGES, "bucket_label": bucket_label}
 
 
 def number(value: float | None) -> str:
