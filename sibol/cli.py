@@ -7,8 +7,11 @@ import click
 from flask import Flask, current_app
 
 from . import seed
+from .commands import mqtt as command_results
 from .data.backup import backup, digest, restore
 from .extensions import db
+from .mqtt.cli import add_subscribe_command
+from .telemetry.mqtt import handlers as readings
 
 
 def _create_admin() -> None:
@@ -37,15 +40,10 @@ def _seed(sample: bool | None) -> None:
 def mqtt_handlers() -> tuple:
     """The features whose device messages `flask mqtt subscribe` takes: importing each handler
     module registers its topic suffix (telemetry: "telemetry", commands: "commands/result")."""
-    from .commands import mqtt as command_results
-    from .telemetry.mqtt import handlers as readings
-
     return (readings, command_results)
 
 
 def register_commands(app: Flask) -> None:
-    from .mqtt.cli import add_subscribe_command
-
     add_subscribe_command(app, mqtt_handlers)
 
     @app.cli.command("setup")

@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from .settings import broker_settings
+from .subscriber import run_forever
 
 
 def mqtt_group(app: Flask) -> AppGroup:
@@ -40,8 +41,6 @@ def add_subscribe_command(app: Flask, load_handlers: Callable[[], object]) -> No
     )
     def subscribe_command(name: str, group: str | None) -> None:
         """Store what devices publish, in batches, until stopped (SIGTERM finishes the batch)."""
-        from .subscriber import run_forever
-
         broker = broker_settings()
         if broker is None:
             raise click.ClickException("MQTT is off: set SIBOL_MQTT=1 or SIBOL_MQTT_URL.")

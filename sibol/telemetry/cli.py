@@ -9,7 +9,7 @@ from flask.cli import AppGroup
 from ..commands import service as commands
 from ..models import utcnow
 from . import alerts, hooks, notifications, rollups
-from .mqtt.cli import simulate_over_mqtt
+from .mqtt.cli import register_mqtt_commands, simulate_over_mqtt
 from .simulator import run
 
 
@@ -33,8 +33,6 @@ def register_commands(app: Flask) -> None:
             click.echo(f"{name}: {count}")
 
     register_simulator(app)
-    from .mqtt.cli import register_mqtt_commands
-
     register_mqtt_commands(app)
 
 

@@ -9,6 +9,8 @@ from flask import Flask
 
 from ...mqtt.cli import mqtt_group
 from ...mqtt.settings import broker_dir, broker_settings, parse_url
+from .broker import mosquitto_binary, write_files
+from .devices import simulate
 
 
 def _embedded_broker():
@@ -26,16 +28,12 @@ def register_mqtt_commands(app: Flask) -> None:
     @mqtt_cli.command("prepare")
     def prepare_command() -> None:
         """Write the embedded broker's configuration and access list from the database."""
-        from .broker import write_files
-
         broker = _embedded_broker()
         click.echo(write_files(broker_dir(), broker.port, broker.password))
 
     @mqtt_cli.command("broker")
     def broker_command() -> None:
         """Prepare, then run the embedded Mosquitto in the foreground (make run does this)."""
-        from .broker import mosquitto_binary, write_files
-
         broker = _embedded_broker()
         conf = write_files(broker_dir(), broker.port, broker.password)
         binary = mosquitto_binary()
@@ -53,8 +51,6 @@ def simulate_over_mqtt(
 ) -> int:
     """`flask telemetry simulate --mqtt`: N devices, each on its own connection; returns how many
     readings the broker acknowledged."""
-    from .devices import simulate
-
     broker = parse_url(broker_url) if broker_url else broker_settings()
     if broker is None:
         raise click.ClickException("MQTT is off: set SIBOL_MQTT=1 or SIBOL_MQTT_URL, or pass --broker-url.")
