@@ -217,3 +217,23 @@ def test_comments_speak_of_the_code_not_of_issues(folder):
         for match in cite.finditer(path.read_text(encoding="utf-8", errors="ignore"))
     ]
     assert found == []
+
+
+def test_sibol_imports_sit_at_the_top_of_each_module():
+    """An import of our own code inside a function hides a dependency (and often a cycle)."""
+    nested = []
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                own = (
+                    isinstance(node, ast.ImportFrom)
+                    and (node.level or (node.module or "").startswith("sibol"))
+                ) or (
+                    isinstance(node, ast.Import) and any(a.name.split(".")[0] == "sibol" for a in node.names)
+                )
+                if own:
+                    nested.append(f"{name}:{node.lineno}")
+    assert sorted(set(nested)) == []
