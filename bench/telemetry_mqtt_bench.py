@@ -35,7 +35,7 @@ from tests.support.servers import AppServer, free_port, server_env, setup_databa
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mqtt_load import Fleet  # noqa: E402
 
-MYSQL_DB = "sibol_bench_mqtt"
+MYSQL_DB = f"sibol_bench_mqtt_{os.getpid()}"  # its own database: others may run this bench too
 
 
 def rss_mb(pid: int) -> float:
@@ -150,12 +150,20 @@ async def throughput(fleet: Fleet, url: str, rate: float, seconds: float, start:
     sent = await fleet.run_rate(rate, seconds, lambda d, seq: reading(d, seq, start))
     window = time.monotonic() - t0
     during = stored_count(url) - before
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())  # other users of the CPUs, at the window's end
     deadline = time.monotonic() + 120
     while stored_count(url) - before < fleet.acked() and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
     drained = time.monotonic() - t0
     total = stored_count(url) - before
-    return {"sent": sent, "acked": fleet.acked(), "stored": total, "rate": during / window, "drain": drained}
+    return {
+        "sent": sent,
+        "acked": fleet.acked(),
+        "stored": total,
+        "rate": during / window,
+        "drain": drained,
+        "load": load,
+    }
 
 
 async def latency(fleet: Fleet, base: str, token: str, seconds: float, start: datetime) -> list[float]:
@@ -223,7 +231,8 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
                 [
                     f"{args.devices} devices, {args.rate:.0f} msg/s offered, {args.seconds:.0f} s",
                     f"{r['rate']:,.0f} readings/s stored",
-                    f"{r['acked']:,} acked, {r['stored']:,} stored, all in {r['drain']:.1f} s",
+                    f"{r['acked']:,} acked, {r['stored']:,} stored, all in {r['drain']:.1f} s; "
+                    f"load average {r['load']}",
                 ]
             )
             summary(

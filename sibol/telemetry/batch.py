@@ -25,8 +25,22 @@ from flask_babel import gettext as _
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from sqlalchemy import Executable, Table, case, delete, func, insert, or_, select, tuple_, update
-from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Executable,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
 from ..errors import Invalid
@@ -34,10 +48,10 @@ from ..extensions import db
 from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
 from ..models import Machine, utcnow
 from ..models.mqtt import MqttDevice, MqttRefusal
-from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Rollup, Threshold
-from . import alerts, ingest
+from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
+from . import alerts, ingest, rollups
+from .bulk import DriverStatement
 from .metrics import DEFAULT_RANGES
-from .rollups import _values, day_start, hour_start
 
 log = logging.getLogger(__name__)
 
@@ -140,12 +154,13 @@ def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now:
         if machine_id not in valid:
             refusals.extend((machine_id, _("Unknown or revoked device key.")) for _r in accepted[machine_id])
     readings = {m: accepted[m] for m in ids if m in valid}
-    new_rows = _new_rows(readings)
+    connection = db.session.connection()
+    new_rows = _new_rows(connection, readings)
     result.duplicates = sum(len(r) for r in readings.values()) - sum(len(r) for r in new_rows.values())
     flat = [row for m in sorted(new_rows) for row in new_rows[m]]
     if flat:
-        db.session.execute(insert(Reading), flat)
-        _add_rollups(new_rows)
+        READING_INSERT.executemany(connection, ([row[c] for c in READING_COLUMNS] for row in flat))
+        rollups.add_many(connection, new_rows)
         result.notified = _evaluate_alerts(new_rows, now)
     result.stored = len(flat)
     _record_refusals(refusals, now)
@@ -160,39 +175,78 @@ def _chunks(items: list, size: int = CHUNK) -> Iterable[list]:
 
 
 def _lock_devices(accepted: dict[int, list[dict]], ids: list[int], now: datetime) -> set[int]:
-    """Stamp last seen / newest reading on the keyed devices (taking their row locks, in machine
-    order); returns the machines whose key is live."""
-    last = DeviceKey.last_reading_at
+    """Stamp last seen / newest reading on the keyed devices; returns the machines whose key is live.
+
+    The keyed rows are locked first, in machine order (SELECT ... FOR UPDATE on MariaDB; SQLite
+    has one writer), so two subscribers or an HTTP request never deadlock on them. The stamps are
+    then one UPDATE per distinct newest time (devices' clocks agree to the second, so a batch
+    has few), each of the same shape whatever the batch holds."""
     valid: set[int] = set()
     for chunk in _chunks(ids):
-        newest = case({m: max(r["ts"] for r in accepted[m]) for m in chunk}, value=DeviceKey.machine_id)
-        db.session.execute(
-            update(DeviceKey)
-            .where(DeviceKey.machine_id.in_(chunk), DeviceKey.key_hash.is_not(None))
-            .values(
-                last_seen_at=now,
-                last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last),
-            )
-            .execution_options(synchronize_session=False)
-        )
         valid.update(
             db.session.scalars(
-                select(DeviceKey.machine_id).where(
-                    DeviceKey.machine_id.in_(chunk), DeviceKey.key_hash.is_not(None)
-                )
+                select(DeviceKey.machine_id)
+                .where(DeviceKey.machine_id.in_(chunk), DeviceKey.key_hash.is_not(None))
+                .order_by(DeviceKey.machine_id)
+                .with_for_update()
             )
         )
+    by_newest: dict[datetime, list[int]] = defaultdict(list)
+    for machine_id in sorted(valid):
+        by_newest[max(r["ts"] for r in accepted[machine_id])].append(machine_id)
+    last = DeviceKey.last_reading_at
+    for newest, machines in sorted(by_newest.items()):
+        for chunk in _chunks(machines):
+            db.session.execute(
+                update(DeviceKey)
+                .where(DeviceKey.machine_id.in_(chunk))
+                .values(
+                    last_seen_at=now,
+                    last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last),
+                )
+                .execution_options(synchronize_session=False)
+            )
     return valid
 
 
-def _new_rows(readings: dict[int, list[dict]]) -> dict[int, list[dict]]:
+def _stored_pairs(dialect: Dialect) -> Executable:
+    """Which of PROBE (machine, ts) pairs are stored: an OR of equalities, each one lookup in
+    the unique key on SQLite and MariaDB alike (SQLite scans the table for a row-value IN)."""
+    table = cast(Table, Reading.__table__)
+    return select(table.c.machine_id, table.c.ts).where(
+        or_(
+            *(
+                and_(
+                    table.c.machine_id == bindparam(f"m{i}"), table.c.ts == bindparam(f"t{i}", type_=DateTime)
+                )
+                for i in range(PROBE)
+            )
+        )
+    )
+
+
+PROBE = 250  # pairs per duplicate check; a batch's last chunk repeats its last pair
+PROBE_NAMES = tuple(n for i in range(PROBE) for n in (f"m{i}", f"t{i}"))
+STORED_PAIRS = DriverStatement(
+    cast(Table, Reading.__table__),
+    _stored_pairs,
+    PROBE_NAMES,
+    {n: (Integer() if n[0] == "m" else DateTime()) for n in PROBE_NAMES},
+)
+READING_COLUMNS = ("machine_id", "ts", *METRICS)
+READING_INSERT = DriverStatement(
+    cast(Table, Reading.__table__), lambda _d: insert(Reading.__table__), READING_COLUMNS
+)
+
+
+def _new_rows(connection: Connection, readings: dict[int, list[dict]]) -> dict[int, list[dict]]:
     """Per machine, the readings whose (machine, ts) is not stored yet, oldest first, as rows."""
     pairs = sorted({(m, r["ts"]) for m, rows in readings.items() for r in rows})
-    existing: set[tuple[int, datetime]] = set()
-    for chunk in _chunks(pairs):
-        found = db.session.execute(
-            select(Reading.machine_id, Reading.ts).where(tuple_(Reading.machine_id, Reading.ts).in_(chunk))
-        )
+    stored_ts = STORED_PAIRS.to_driver(connection.dialect, "t0")
+    existing: set[tuple[int, object]] = set()
+    for chunk in _chunks(pairs, PROBE):
+        padded = chunk + [chunk[-1]] * (PROBE - len(chunk))
+        found = STORED_PAIRS.fetch(connection, [v for pair in padded for v in pair])
         existing.update((m, ts) for m, ts in found)
     blank = dict.fromkeys(METRICS)
     out: dict[int, list[dict]] = {}
@@ -200,70 +254,11 @@ def _new_rows(readings: dict[int, list[dict]]) -> dict[int, list[dict]]:
         fresh: dict[datetime, dict] = {}
         for reading in rows:
             ts = reading["ts"]
-            if (machine_id, ts) not in existing and ts not in fresh:
+            if (machine_id, stored_ts(ts)) not in existing and ts not in fresh:
                 fresh[ts] = {"machine_id": machine_id, **blank, **reading}
         if fresh:
             out[machine_id] = [fresh[ts] for ts in sorted(fresh)]
     return out
-
-
-def _add_rollups(new_rows: dict[int, list[dict]]) -> None:
-    """Fold the batch into the hourly and daily rollups with one upsert per chunk of cells."""
-    acc: dict[tuple[int, str, datetime, str], list[float]] = {}
-    for machine_id, rows in new_rows.items():
-        for row in rows:
-            values = _values(row)
-            for period, start in (("h", hour_start(row["ts"])), ("d", day_start(row["ts"]))):
-                for metric, value in values:
-                    cell = acc.get((machine_id, period, start, metric))
-                    if cell is None:
-                        acc[(machine_id, period, start, metric)] = [value, value, value, 1]
-                    else:
-                        cell[0], cell[1] = min(cell[0], value), max(cell[1], value)
-                        cell[2] += value
-                        cell[3] += 1
-    cells = [
-        {
-            "machine_id": m,
-            "period": p,
-            "start": s,
-            "metric": k,
-            "min": lo,
-            "max": hi,
-            "sum": total,
-            "count": n,
-        }
-        for (m, p, s, k), (lo, hi, total, n) in sorted(acc.items())
-    ]
-    if not cells:
-        return
-    connection = db.session.connection()
-    stmt = _rollup_upsert(connection.dialect.name)
-    for chunk in _chunks(cells, 2000):
-        connection.execute(stmt, chunk)
-
-
-def _rollup_upsert(dialect: str) -> Executable:
-    """INSERT of rollup cells that folds into an existing cell (min, max, sum, count)."""
-    table = cast(Table, Rollup.__table__)
-    if dialect == "mysql":
-        my = mysql.insert(table)
-        return my.on_duplicate_key_update(
-            min=func.least(table.c.min, my.inserted.min),
-            max=func.greatest(table.c.max, my.inserted.max),
-            sum=table.c.sum + my.inserted.sum,
-            count=table.c.count + my.inserted.count,
-        )
-    lite = sqlite.insert(table)
-    return lite.on_conflict_do_update(
-        index_elements=["machine_id", "period", "metric", "start"],
-        set_={
-            "min": func.min(table.c.min, lite.excluded.min),
-            "max": func.max(table.c.max, lite.excluded.max),
-            "sum": table.c.sum + lite.excluded.sum,
-            "count": table.c.count + lite.excluded.count,
-        },
-    )
 
 
 def _evaluate_alerts(new_rows: dict[int, list[dict]], now: datetime) -> int:

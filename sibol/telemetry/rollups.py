@@ -9,14 +9,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from flask_babel import gettext as _
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, Executable, Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy.engine import Dialect
 
 from ..errors import Invalid
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, Reading, Rollup
+from .bulk import DriverStatement
 from .metrics import SERIES_METRICS
 
 BUCKETS = {"raw": None, "5m": timedelta(minutes=5), "1h": timedelta(hours=1), "1d": timedelta(days=1)}
@@ -92,6 +96,62 @@ def add_readings(machine_id: int, rows: list[dict]) -> None:
         db.session.execute(insert(Rollup), inserts)
     if updates:
         db.session.execute(update(Rollup), updates)
+
+
+def _cell_upsert(dialect: Dialect) -> Executable:
+    """INSERT of rollup cells that folds into an existing cell (min, max, sum, count)."""
+    table = cast(Table, Rollup.__table__)
+    if dialect.name == "mysql":
+        my = mysql.insert(table)
+        return my.on_duplicate_key_update(
+            min=func.least(table.c.min, my.inserted.min),
+            max=func.greatest(table.c.max, my.inserted.max),
+            sum=table.c.sum + my.inserted.sum,
+            count=table.c.count + my.inserted.count,
+        )
+    lite = sqlite.insert(table)
+    return lite.on_conflict_do_update(
+        index_elements=["machine_id", "period", "metric", "start"],
+        set_={
+            "min": func.min(table.c.min, lite.excluded.min),
+            "max": func.max(table.c.max, lite.excluded.max),
+            "sum": table.c.sum + lite.excluded.sum,
+            "count": table.c.count + lite.excluded.count,
+        },
+    )
+
+
+CELL_UPSERT = DriverStatement(
+    cast(Table, Rollup.__table__),
+    _cell_upsert,
+    ("machine_id", "period", "metric", "start", "min", "max", "sum", "count"),
+)
+
+
+def add_many(connection: Connection, new_rows: dict[int, list[dict]]) -> int:
+    """Fold many machines' new readings into the rollups (the caller commits); returns the cells.
+
+    The readings are summed per cell (machine, period, metric, start) in Python first, then every
+    cell is one row of one upsert run through the driver, in primary-key order (two writers take
+    the cells' row locks in the same order)."""
+    acc: dict[tuple[int, str, str, datetime], list] = {}
+    for machine_id, rows in new_rows.items():
+        for row in rows:
+            hour, day = hour_start(row["ts"]), day_start(row["ts"])
+            for metric, value in _values(row):
+                for key in ((machine_id, "h", metric, hour), (machine_id, "d", metric, day)):
+                    cell = acc.get(key)
+                    if cell is None:
+                        acc[key] = [value, value, value, 1]
+                    else:
+                        if value < cell[0]:
+                            cell[0] = value
+                        if value > cell[1]:
+                            cell[1] = value
+                        cell[2] += value
+                        cell[3] += 1
+    CELL_UPSERT.executemany(connection, [(*key, *cell) for key, cell in sorted(acc.items())])
+    return len(acc)
 
 
 def purge_raw(days: int, *, now: datetime | None = None, batch: int = 10_000) -> int:
