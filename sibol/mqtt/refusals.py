@@ -21,11 +21,17 @@ MAX_REASON = 300
 
 
 def record(refusals: list[tuple[int, str]], now: datetime | None = None) -> int:
-    """Store (machine id, reason) refusals and commit; returns how many were kept (a topic of a
-    machine that does not exist is only logged)."""
+    """Store (machine id, reason) refusals and commit; returns how many were kept."""
+    kept = add(refusals, now or utcnow())
+    db.session.commit()
+    return kept
+
+
+def add(refusals: list[tuple[int, str]], now: datetime) -> int:
+    """Store (machine id, reason) refusals in the caller's transaction; returns how many were
+    kept (a topic of a machine that does not exist is only logged)."""
     if not refusals:
         return 0
-    now = now or utcnow()
     ids = sorted({m for m, _reason in refusals})
     known = set(db.session.scalars(select(Machine.id).where(Machine.id.in_(ids))))
     kept = [(m, r) for m, r in refusals if m in known]
@@ -51,8 +57,21 @@ def record(refusals: list[tuple[int, str]], now: datetime | None = None) -> int:
             row.refused_count = (row.refused_count or 0) + count
             row.last_refused_at = now
             _trim(machine_id)
-    db.session.commit()
     return len(kept)
+
+
+def recent(machine_id: int) -> tuple[int, list[MqttRefusal]]:
+    """The machine's refused-message count and its newest refusals (newest first)."""
+    count = (
+        db.session.scalar(select(MqttDevice.refused_count).where(MqttDevice.machine_id == machine_id)) or 0
+    )
+    rows = db.session.scalars(
+        select(MqttRefusal)
+        .where(MqttRefusal.machine_id == machine_id)
+        .order_by(MqttRefusal.id.desc())
+        .limit(KEEP)
+    )
+    return count, list(rows)
 
 
 def _trim(machine_id: int) -> None:

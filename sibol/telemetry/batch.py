@@ -34,7 +34,6 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
-    delete,
     insert,
     or_,
     select,
@@ -46,16 +45,15 @@ from sqlalchemy.exc import DBAPIError
 from ..errors import Invalid
 from ..extensions import db
 from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
-from ..models import Machine, utcnow
-from ..models.mqtt import MqttDevice, MqttRefusal
+from ..models import utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
+from ..mqtt import refusals as refusal_log
 from . import alerts, ingest, rollups
 from .bulk import DriverStatement
 from .metrics import DEFAULT_RANGES
 
 log = logging.getLogger(__name__)
 
-KEEP_REFUSALS = 20
 MAX_REASON = 300
 CHUNK = 400  # rows per IN (...) list: well under SQLite's and MariaDB's parameter limits
 ATTEMPTS = 8  # a batch is tried again after a database error (a deadlock, a busy SQLite file)
@@ -163,7 +161,7 @@ def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now:
         rollups.add_many(connection, new_rows)
         result.notified = _evaluate_alerts(new_rows, now)
     result.stored = len(flat)
-    _record_refusals(refusals, now)
+    refusal_log.add(refusals, now)
     result.refusals, result.refused = refusals, len(refusals)
     db.session.commit()
     return result
@@ -276,59 +274,3 @@ def _evaluate_alerts(new_rows: dict[int, list[dict]], now: datetime) -> int:
     return sum(
         alerts.evaluate(m, new_rows[m], now=now, ranges=ranges[m], open_alerts=open_alerts[m]) for m in ids
     )
-
-
-def _record_refusals(refusals: list[tuple[int, str]], now: datetime) -> None:
-    """Count each refused message on its machine and keep the newest KEEP_REFUSALS reasons."""
-    if not refusals:
-        return
-    ids = sorted({m for m, _reason in refusals})
-    known = set(db.session.scalars(select(Machine.id).where(Machine.id.in_(ids))))
-    for machine_id, reason in refusals:
-        if machine_id not in known:
-            log.warning("refused a message on the topic of unknown machine %s: %s", machine_id, reason)
-    kept = [(m, r) for m, r in refusals if m in known]
-    if not kept:
-        return
-    db.session.execute(
-        insert(MqttRefusal), [{"machine_id": m, "at": now, "reason": r[:MAX_REASON]} for m, r in kept]
-    )
-    counts: dict[int, int] = defaultdict(int)
-    for machine_id, _reason in kept:
-        counts[machine_id] += 1
-    rows = {
-        d.machine_id: d
-        for d in db.session.scalars(select(MqttDevice).where(MqttDevice.machine_id.in_(counts)))
-    }
-    for machine_id, count in counts.items():
-        row = rows.get(machine_id)
-        if row is None:
-            row = MqttDevice(machine_id=machine_id, refused_count=0)
-            db.session.add(row)
-        row.refused_count = (row.refused_count or 0) + count
-        row.last_refused_at = now
-        cutoff = db.session.scalar(
-            select(MqttRefusal.id)
-            .where(MqttRefusal.machine_id == machine_id)
-            .order_by(MqttRefusal.id.desc())
-            .offset(KEEP_REFUSALS - 1)
-            .limit(1)
-        )
-        if cutoff is not None:
-            db.session.execute(
-                delete(MqttRefusal).where(MqttRefusal.machine_id == machine_id, MqttRefusal.id < cutoff)
-            )
-
-
-def recent_refusals(machine_id: int) -> tuple[int, list[MqttRefusal]]:
-    """The machine's refused-message count and its newest refusals (newest first)."""
-    count = (
-        db.session.scalar(select(MqttDevice.refused_count).where(MqttDevice.machine_id == machine_id)) or 0
-    )
-    rows = db.session.scalars(
-        select(MqttRefusal)
-        .where(MqttRefusal.machine_id == machine_id)
-        .order_by(MqttRefusal.id.desc())
-        .limit(KEEP_REFUSALS)
-    )
-    return count, list(rows)

@@ -18,8 +18,9 @@ from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..models.telemetry import METRICS
+from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
-from . import alerts, batch, keys, notifications, panels, regions
+from . import alerts, keys, notifications, panels, regions
 from .api import require_editor
 from .cli import register_commands
 from .exports import alerts_csv
@@ -59,7 +60,7 @@ def _machine_or_404(machine_id: str):
 def device(machine_id: str, new_key: str | None = None):
     machine = _machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)
-    refused_count, refusals = batch.recent_refusals(machine.id)
+    refused_count, refusals = refusal_log.recent(machine.id)
     return render_template(
         "machines/device.html",
         machine=machine,

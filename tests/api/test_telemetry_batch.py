@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sibol.extensions import db
 from sibol.models import RoleId, utcnow
 from sibol.models.telemetry import Alert, DeviceKey, Reading, Rollup
+from sibol.mqtt import refusals
 from sibol.telemetry import batch, ingest, keys
 from tests.factories import make_account, make_machine
 from tests.factories_telemetry import healthy, keyed_machine
@@ -125,5 +126,5 @@ def test_refused_messages_store_nothing_and_never_stop_the_batch(app):
     assert (result.stored, result.refused) == (1, 5)
     assert readings_of(revoked.id) == [] and readings_of(keyless.id) == []
     assert rollups_of(revoked.id) == [] and len(readings_of(good.id)) == 1
-    count, shown = batch.recent_refusals(good.id)
+    count, shown = refusals.recent(good.id)
     assert count == 3 and len(shown) == 3

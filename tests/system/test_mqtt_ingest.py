@@ -206,7 +206,7 @@ def test_a_flood_meets_the_per_device_rate_limit(broker, database_url, tmp_path,
             ts = (start + timedelta(seconds=i)).isoformat()
             dev.publish(f"sibol/v1/machines/{machine.id}/telemetry", f'{{"ph": 7, "ts": "{ts}"}}', 1)
         wait_until(lambda: len(stored(machine.id)) == 5, what="five readings")
-        from sibol.telemetry.batch import recent_refusals
+        from sibol.mqtt.refusals import recent as recent_refusals
 
         count, rows = wait_until(lambda: (r := recent_refusals(machine.id))[0] == 3 and r, what="3 refusals")
         assert all("rate limit" in r.reason for r in rows)
