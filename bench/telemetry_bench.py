@@ -61,9 +61,11 @@ def fill(database_url: str, machines: int, days: int) -> tuple[list[int], list[s
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SIBOL_SAMPLE_DATA": False})
     rng = random.Random(14)
     with app.app_context():
-        area_id = db.session.scalar(db.select(Area.id).limit(1))
+        # A core insert is not stamped by the ORM session: each machine takes its area's barangay.
+        area_id, barangay_id = db.session.execute(db.select(Area.id, Area.barangay_id).limit(1)).one()
         db.session.execute(
-            insert(Machine), [{"name": f"Bench {i}", "area_id": area_id} for i in range(machines)]
+            insert(Machine),
+            [{"name": f"Bench {i}", "area_id": area_id, "barangay_id": barangay_id} for i in range(machines)],
         )
         db.session.commit()
         ids = list(db.session.scalars(db.select(Machine.id).order_by(Machine.id)))[:machines]
