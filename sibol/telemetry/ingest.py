@@ -153,7 +153,9 @@ def ingest_for_key(machine_id: int, key_hash: str, body: dict) -> IngestResult:
     return store(machine_id, readings, now=now, key_hash=key_hash)
 
 
-def store(machine_id: int, readings: list[dict], *, now: datetime, key_hash: str | None = None) -> IngestResult:
+def store(
+    machine_id: int, readings: list[dict], *, now: datetime, key_hash: str | None = None
+) -> IngestResult:
     """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit.
     With `key_hash`, only while that key is still the machine's (else Unauthorized)."""
     # Every ts of the batch is stored once this commits (new, or already there), so the newest
@@ -204,23 +206,23 @@ _TOUCH_KEY = text(
 _COLUMNS = ", ".join(("machine_id", "ts", *METRICS))
 _VALUES = ", ".join(f":{c}" for c in ("machine_id", "ts", *METRICS))
 _INSERT_READING = {
-    "sqlite": text(f"INSERT INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING"),
+    "sqlite": text(f"INSERT INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING"),  # noqa: S608 - our column names, bound values
     # IGNORE turns only the duplicate (machine_id, ts) into "0 rows": every value was checked above.
-    "mysql": text(f"INSERT IGNORE INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES})"),
+    "mysql": text(f"INSERT IGNORE INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES})"),  # noqa: S608 - as above
 }
 _ROLLUP_INSERT = (
     "INSERT INTO telemetry_rollups (machine_id, period, metric, start, min, max, sum, count)"
-    " VALUES (:machine_id, :period, :metric, :start, :value, :value, :value, 1)"
+    " VALUES (:machine_id, :period, :metric, :start, :value, :value, :value, :count)"
 )
 _UPSERT_ROLLUPS = {
     "sqlite": text(
         _ROLLUP_INSERT + " ON CONFLICT (machine_id, period, metric, start) DO UPDATE SET"
         " min = min(telemetry_rollups.min, excluded.min), max = max(telemetry_rollups.max, excluded.max),"
-        " sum = telemetry_rollups.sum + excluded.sum, count = telemetry_rollups.count + 1"
+        " sum = telemetry_rollups.sum + excluded.sum, count = telemetry_rollups.count + excluded.count"
     ),
     "mysql": text(
         _ROLLUP_INSERT + " ON DUPLICATE KEY UPDATE min = LEAST(min, VALUES(min)),"
-        " max = GREATEST(max, VALUES(max)), sum = sum + VALUES(sum), count = count + 1"
+        " max = GREATEST(max, VALUES(max)), sum = sum + VALUES(sum), count = count + VALUES(count)"
     ),
 }
 _RANGES_AND_OPEN_ALERTS = text(
@@ -250,7 +252,7 @@ def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -
         return IngestResult(accepted=0, duplicates=1, notified=0)
     values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
     cells = [
-        {"machine_id": machine_id, "period": period, "metric": metric, "start": start, "value": value}
+        {"machine_id": machine_id, "period": period, "metric": metric, "start": start, "value": value, "count": 1}
         for period, start in (("h", rollups.hour_start(ts)), ("d", rollups.day_start(ts)))
         for metric, value in values
     ]
@@ -266,7 +268,9 @@ def _may_alert(machine_id: int, row: dict) -> bool:
     """Whether the reading can open or close an alert: an alert is open, or a value is out of
     the machine's range (its own, else the default)."""
     ranges = dict(DEFAULT_RANGES)
-    for metric, low, high, is_alert in db.session.execute(_RANGES_AND_OPEN_ALERTS, {"machine_id": machine_id}):
+    for metric, low, high, is_alert in db.session.execute(
+        _RANGES_AND_OPEN_ALERTS, {"machine_id": machine_id}
+    ):
         if is_alert:
             return True
         ranges[metric] = (low, high)
