@@ -1,8 +1,8 @@
 """POST /api/telemetry: validate a whole request, then store it in one transaction.
 
 Nothing is written until every reading has passed, so a refused request stores nothing. One
-reading (what a controller sends) takes the lean path `store_one`: four statements and one
-commit. A batch takes `store`. In both the device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
+reading (what a controller sends) takes the lean path single.store_one: four statements and
+one commit. A batch takes `store`. In both the device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
 database lock on SQLite), so two requests of one machine never race on duplicates, rollups or
 alerts. Readings are kept at one-second resolution: a resend of the same (machine, ts) is a
 duplicate, counted and not stored twice.
@@ -16,14 +16,14 @@ from datetime import UTC, datetime, timedelta
 from typing import cast
 
 from flask_babel import gettext as _
-from sqlalchemy import CursorResult, case, insert, or_, select, text, update
+from sqlalchemy import CursorResult, case, insert, or_, select, update
 
 from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
 from . import alerts, rollups
-from .metrics import DEFAULT_RANGES, metric_info
+from .metrics import metric_info
 
 MAX_READINGS = 500
 FUTURE_SLACK = timedelta(minutes=5)
@@ -149,7 +149,10 @@ def ingest_for_key(machine_id: int, key_hash: str, body: dict) -> IngestResult:
     readings = parse_body(body, now)
     db.session.commit()  # nothing read so far stays open: the write starts a fresh transaction
     if len(readings) == 1:
-        return store_one(machine_id, key_hash, readings[0], now=now)
+        from .single import store_one
+
+        result = store_one(machine_id, key_hash, readings[0], now=now)
+        return IngestResult(*result)
     return store(machine_id, readings, now=now, key_hash=key_hash)
 
 
@@ -192,90 +195,3 @@ def store(
         notified = alerts.evaluate(machine_id, new_rows, now=now)
     db.session.commit()
     return IngestResult(accepted=len(new_rows), duplicates=len(readings) - len(new_rows), notified=notified)
-
-
-# The lean path of one reading, in SQL that each database runs as one statement: the key check
-# with the machine's write lock, the reading unless it is a duplicate, its 18 rollup cells as one
-# upsert, and one read of the machine's own ranges and open alerts. Only when that read shows an
-# alert may open or close does alerts.evaluate() run (the common reading opens none).
-_TOUCH_KEY = text(
-    "UPDATE device_keys SET last_seen_at = :now, last_reading_at = CASE WHEN last_reading_at IS NULL"
-    " OR last_reading_at < :ts THEN :ts ELSE last_reading_at END"
-    " WHERE machine_id = :machine_id AND key_hash = :key_hash"
-)
-_COLUMNS = ", ".join(("machine_id", "ts", *METRICS))
-_VALUES = ", ".join(f":{c}" for c in ("machine_id", "ts", *METRICS))
-_INSERT_READING = {
-    "sqlite": text(f"INSERT INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING"),  # noqa: S608 - our column names, bound values
-    # IGNORE turns only the duplicate (machine_id, ts) into "0 rows": every value was checked above.
-    "mysql": text(f"INSERT IGNORE INTO telemetry_readings ({_COLUMNS}) VALUES ({_VALUES})"),  # noqa: S608 - as above
-}
-_ROLLUP_INSERT = (
-    "INSERT INTO telemetry_rollups (machine_id, period, metric, start, min, max, sum, count)"
-    " VALUES (:machine_id, :period, :metric, :start, :value, :value, :value, :count)"
-)
-_UPSERT_ROLLUPS = {
-    "sqlite": text(
-        _ROLLUP_INSERT + " ON CONFLICT (machine_id, period, metric, start) DO UPDATE SET"
-        " min = min(telemetry_rollups.min, excluded.min), max = max(telemetry_rollups.max, excluded.max),"
-        " sum = telemetry_rollups.sum + excluded.sum, count = telemetry_rollups.count + excluded.count"
-    ),
-    "mysql": text(
-        _ROLLUP_INSERT + " ON DUPLICATE KEY UPDATE min = LEAST(min, VALUES(min)),"
-        " max = GREATEST(max, VALUES(max)), sum = sum + VALUES(sum), count = count + VALUES(count)"
-    ),
-}
-_RANGES_AND_OPEN_ALERTS = text(
-    "SELECT metric, low, high, 0 FROM telemetry_thresholds WHERE machine_id = :machine_id"
-    " UNION ALL SELECT metric, NULL, NULL, 1 FROM telemetry_alerts"
-    " WHERE machine_id = :machine_id AND closed_at IS NULL"
-)
-
-
-def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -> IngestResult:
-    """Store one parsed reading of the machine whose key is `key_hash`: as store(), one commit."""
-    dialect = "sqlite" if db.engine.dialect.name == "sqlite" else "mysql"
-    ts = reading["ts"]
-    touched = db.session.execute(
-        _TOUCH_KEY, {"now": now, "ts": ts, "machine_id": machine_id, "key_hash": key_hash}
-    )
-    if not cast(CursorResult, touched).rowcount:  # revoked or replaced since it was checked
-        db.session.rollback()
-        from .keys import forget
-
-        forget(key_hash)
-        raise Unauthorized(_("Unknown or revoked device key."))
-    row = {"machine_id": machine_id, **{m: None for m in METRICS}, **reading}
-    inserted = db.session.execute(_INSERT_READING[dialect], row)
-    if not cast(CursorResult, inserted).rowcount:
-        db.session.commit()  # the key's last_seen_at: the device did report
-        return IngestResult(accepted=0, duplicates=1, notified=0)
-    values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
-    cells = [
-        {"machine_id": machine_id, "period": period, "metric": metric, "start": start, "value": value, "count": 1}
-        for period, start in (("h", rollups.hour_start(ts)), ("d", rollups.day_start(ts)))
-        for metric, value in values
-    ]
-    db.session.execute(_UPSERT_ROLLUPS[dialect], cells)
-    notified = 0
-    if _may_alert(machine_id, row):
-        notified = alerts.evaluate(machine_id, [row], now=now)
-    db.session.commit()
-    return IngestResult(accepted=1, duplicates=0, notified=notified)
-
-
-def _may_alert(machine_id: int, row: dict) -> bool:
-    """Whether the reading can open or close an alert: an alert is open, or a value is out of
-    the machine's range (its own, else the default)."""
-    ranges = dict(DEFAULT_RANGES)
-    for metric, low, high, is_alert in db.session.execute(
-        _RANGES_AND_OPEN_ALERTS, {"machine_id": machine_id}
-    ):
-        if is_alert:
-            return True
-        ranges[metric] = (low, high)
-    for metric in METRICS:
-        value = row[metric]
-        if value is not None and not ranges[metric][0] <= value <= ranges[metric][1]:
-            return True
-    return False
