@@ -92,7 +92,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.rounds, args.clients = 0.5, 1, 2
     server, _tmp = start_server(workers=2, RATELIMIT_ENABLED="0")
     try:
         token = login_token(server.url)

@@ -26,6 +26,7 @@ BLOCK = re.compile(r'<script type="application/json" data-island-messages lang="
 
 
 def main() -> int:
+    # --smoke (bench/run.py --smoke) changes nothing: the whole script takes about a second.
     database = Path(tempfile.mkdtemp(prefix="sibol-bench-")) / "size.sqlite3"
     app = create_app(base_overrides(f"sqlite:///{database}"))
     with app.app_context():

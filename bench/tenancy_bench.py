@@ -297,7 +297,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--accounts", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
     args = parser.parse_args(argv or [])
+    if args.smoke:
+        args.barangays, args.machines, args.accounts, args.runs = 3, 60, 60, 2
     print(
         f"Tenancy benchmark: {args.runs} requests per query after 3 warm-up requests, "
         f"through the Flask test client; {os.cpu_count()} CPUs"
