@@ -21,7 +21,7 @@ import re
 import time
 from typing import Any
 
-from flask import Flask, request
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import refresh
 from limits import parse
@@ -99,7 +99,7 @@ def _compile(pattern: str) -> re.Pattern[str]:
 class DeviceRoutes:
     """WSGI middleware: serve keys.DEVICE_ROUTES on the lean path, pass the rest to `inner`."""
 
-    def __init__(self, app: Flask, inner):
+    def __init__(self, app: Any, inner: Any):
         self.app, self.inner = app, inner
         self._compiled: dict[tuple[str, str], re.Pattern[str]] = {}
 
@@ -139,7 +139,8 @@ class DeviceRoutes:
             return _json(body, status)
         except ServiceError as err:
             db.session.rollback()
-            headers = [("Retry-After", str(err.retry_after))] if getattr(err, "retry_after", None) else []
+            retry_after = getattr(err, "retry_after", None)
+            headers = [("Retry-After", str(retry_after))] if retry_after else []
             return _json(err.payload(), err.status, headers)
         except OperationalError as err:
             db.session.rollback()
@@ -197,7 +198,7 @@ def _json(body: dict, status: int, extra: list[tuple[str, str]] | None = None) -
     return Response(data, status=status, headers=headers + (extra or []))
 
 
-def install(app: Flask) -> None:
+def install(app: Any) -> None:
     """Put the lean path in front of the app (once)."""
     if not isinstance(app.wsgi_app, DeviceRoutes):
-        app.wsgi_app = DeviceRoutes(app, app.wsgi_app)  # type: ignore[method-assign]
+        app.wsgi_app = DeviceRoutes(app, app.wsgi_app)
