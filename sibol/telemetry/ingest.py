@@ -22,7 +22,8 @@ from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
-from . import alerts, rollups
+from . import alerts, rollups, single
+from .keys import forget
 from .metrics import metric_info
 
 MAX_READINGS = 500
@@ -149,10 +150,12 @@ def ingest_for_key(machine_id: int, key_hash: str, body: dict) -> IngestResult:
     readings = parse_body(body, now)
     db.session.commit()  # nothing read so far stays open: the write starts a fresh transaction
     if len(readings) == 1:
-        from .single import store_one
-
-        result = store_one(machine_id, key_hash, readings[0], now=now)
-        return IngestResult(*result)
+        outcome = single.store_one(machine_id, key_hash, readings[0], now=now)
+        if outcome == single.REFUSED:
+            forget(key_hash)
+            raise Unauthorized(_("Unknown or revoked device key."))
+        if outcome != single.GENERAL:
+            return IngestResult(*outcome)
     return store(machine_id, readings, now=now, key_hash=key_hash)
 
 
@@ -175,6 +178,8 @@ def store(
     )
     if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
         db.session.rollback()
+        if key_hash is not None:
+            forget(key_hash)
         raise Unauthorized(_("Unknown or revoked device key."))
     wanted = {r["ts"] for r in readings}
     existing = set(

@@ -8,8 +8,16 @@ compilation: at a few hundred readings a second that bookkeeping was a third of 
      key revoked or replaced since keys.authenticate() refuses the reading here;
   2. INSERT the reading, doing nothing on a duplicate (machine, ts) (0 rows: counted, not stored);
   3. the 18 rollup cells (9 metrics, hour and day) as one multi-row upsert;
-  4. one SELECT of the machine's own ranges and open alerts. Only when an alert is open or a value
-     is out of range does alerts.evaluate() run (the ORM path; the common reading opens none).
+  4. one SELECT of the machine's own ranges and open alerts. When an alert is open or a value is
+     out of range (the reading may open or close one) this transaction is rolled back and the
+     caller stores the reading through ingest.store(), with alerts.evaluate() and notifications.
+     The common reading opens none.
+
+Each worker thread keeps one database connection of its own for this (taken from the engine
+once, with the engine's connect-time settings): a request then costs no pool check-out, no ping
+and no rollback on check-in, three round trips fewer than through the pool. A connection that has
+gone away (a restarted server, a Galera node down behind HAProxy) is replaced and the reading
+tried again; a commit whose answer was lost meets the duplicate rule, so nothing is stored twice.
 
 On SQLite, where one writer at a time holds the whole database, these writers queue on a lock
 file beside the database (and a thread lock within the process) instead of on SQLite's busy
@@ -28,13 +36,12 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import DateTime
+from sqlalchemy.exc import DBAPIError
 
-from ..errors import Unauthorized
 from ..extensions import db
 from ..models.telemetry import METRICS
-from . import alerts, rollups
+from . import rollups
 from .metrics import DEFAULT_RANGES
 
 _TOUCH_KEY = (
@@ -77,19 +84,27 @@ class _Driver:
         self.upsert_rollups = mark(_UPSERT_ROLLUPS[self.kind])
         self.ranges_and_alerts = mark(_RANGES_AND_OPEN_ALERTS)
         # SQLite keeps times as text in SQLAlchemy's format: the same text, or (machine, ts) would
-        # not meet the rows written through the ORM.
-        self.time = DateTime().bind_processor(dialect) or (lambda value: value)
+        # not meet the rows written through the ORM. MariaDB reads the same text as a DATETIME;
+        # sent as text, a reading's 22 times cost the driver no conversion of its own (which took
+        # a third of the driver's time).
+        if self.kind == "sqlite":
+            self.time = DateTime().bind_processor(dialect) or (lambda value: value)
+        else:
+            self.time = lambda value: value.isoformat(" ")
 
 
 _drivers: dict[str, _Driver] = {}
 _turn_lock = threading.Lock()
 _turn_files: dict[tuple[int, str], int] = {}  # (process id, database file) -> open lock file
+_held = threading.local()  # this thread's own connection: (engine, process id, pool proxy)
+DUPLICATE, REFUSED, GENERAL = (0, 1, 0), "refused", "general"
+ATTEMPTS_AFTER_DISCONNECT = 3
 
 
 @contextmanager
-def _writers_turn(conn: Any) -> Iterator[None]:
+def _writers_turn(engine: Any) -> Iterator[None]:
     """On a SQLite file, wait for this writer's turn among the lean writers of every process."""
-    path = conn.engine.url.database if conn.dialect.name == "sqlite" else None
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
     if not path or path == ":memory:":
         yield
         return
@@ -105,52 +120,100 @@ def _writers_turn(conn: Any) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -> tuple[int, int, int]:
-    """Store one parsed reading; (accepted, duplicates, notifications created). Commits."""
-    conn = db.session.connection()
-    driver = _drivers.get(conn.dialect.name)
+def _connection(engine: Any) -> Any:
+    """This thread's own DBAPI connection to `engine` (one per thread, replaced with the engine)."""
+    held = getattr(_held, "value", None)
+    if held is not None and held[0] is engine and held[1] == os.getpid():
+        return held[2].dbapi_connection
+    _forget_connection()
+    proxy = engine.raw_connection()  # checked out through the pool: its connect-time settings
+    proxy.detach()  # ours from now on, closed by _forget_connection
+    _held.value = (engine, os.getpid(), proxy)
+    return proxy.dbapi_connection
+
+
+def _forget_connection() -> None:
+    held, _held.value = getattr(_held, "value", None), None
+    if held is not None and held[1] == os.getpid():
+        try:
+            held[2].close()
+        except Exception:  # noqa: BLE001, S110 - it is being thrown away
+            pass
+
+
+def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -> tuple[int, int, int] | str:
+    """Store one parsed reading: (accepted, duplicates, 0), or REFUSED (the key is no longer the
+    machine's: nothing stored), or GENERAL (an alert may open or close: nothing stored, the caller
+    stores it through ingest.store). Commits. Database errors arrive as SQLAlchemy's DBAPIError
+    (so the retry of a deadlock and the 503 of a busy database apply as everywhere)."""
+    engine = db.engine
+    if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
+        return GENERAL  # one in-memory database shared through the pool: no connection of our own
+    driver = _drivers.get(engine.dialect.name)
     if driver is None:
-        driver = _drivers[conn.dialect.name] = _Driver(conn.dialect)
-    with _writers_turn(conn):
-        return _store(conn, driver, machine_id, key_hash, reading, now)
+        driver = _drivers[engine.dialect.name] = _Driver(engine.dialect)
+    dbapi_error = engine.dialect.loaded_dbapi.Error
+    for attempt in range(1, ATTEMPTS_AFTER_DISCONNECT + 1):
+        conn = _connection(engine)
+        try:
+            with _writers_turn(engine):
+                return _store(conn, driver, machine_id, key_hash, reading, now)
+        except dbapi_error as err:
+            gone = engine.dialect.is_disconnect(err, conn, None)
+            if gone:
+                _forget_connection()
+            else:
+                _rollback_quietly(conn)
+            if gone and attempt < ATTEMPTS_AFTER_DISCONNECT:
+                continue
+            raise DBAPIError.instance(
+                None, None, err, dbapi_error, connection_invalidated=gone, dialect=engine.dialect
+            ) from err
+        except BaseException:
+            _rollback_quietly(conn)
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _rollback_quietly(conn: Any) -> None:
+    try:
+        conn.rollback()
+    except Exception:  # noqa: BLE001 - the connection is broken: throw it away
+        _forget_connection()
 
 
 def _store(conn: Any, driver: _Driver, machine_id: int, key_hash: str, reading: dict, now: datetime):
-    cursor = conn.connection.dbapi_connection.cursor()
+    cursor = conn.cursor()
     try:
         ts = reading["ts"]
         at = driver.time(ts)
         cursor.execute(driver.touch_key, (driver.time(now), at, at, machine_id, key_hash))
         if not cursor.rowcount:  # revoked or replaced since it was checked
-            db.session.rollback()
-            from .keys import forget
-
-            forget(key_hash)
-            raise Unauthorized(_("Unknown or revoked device key."))
-        row = {"machine_id": machine_id, **dict.fromkeys(METRICS), **reading}
+            conn.rollback()
+            return REFUSED
+        row = {**dict.fromkeys(METRICS), **reading}
         cursor.execute(driver.insert_reading, (machine_id, at, *(row[m] for m in METRICS)))
         if not cursor.rowcount:
-            db.session.commit()  # the key's last_seen_at: the device did report
-            return 0, 1, 0
+            conn.commit()  # the key's last_seen_at: the device did report
+            return DUPLICATE
         values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
+        hour, day = driver.time(rollups.hour_start(ts)), driver.time(rollups.day_start(ts))
         cursor.executemany(
             driver.upsert_rollups,
             [
                 (machine_id, period, metric, start, value, value, value, 1)
-                for period, start in (
-                    ("h", driver.time(rollups.hour_start(ts))),
-                    ("d", driver.time(rollups.day_start(ts))),
-                )
+                for period, start in (("h", hour), ("d", day))
                 for metric, value in values
             ],
         )
         cursor.execute(driver.ranges_and_alerts, (machine_id, machine_id))
-        found = cursor.fetchall()
+        if _may_alert(cursor.fetchall(), row):
+            conn.rollback()
+            return GENERAL
+        conn.commit()
+        return 1, 0, 0
     finally:
         cursor.close()
-    notified = alerts.evaluate(machine_id, [row], now=now) if _may_alert(found, row) else 0
-    db.session.commit()
-    return 1, 0, notified
 
 
 def _may_alert(found: list, row: dict) -> bool:
