@@ -2,7 +2,7 @@
 and MariaDB.
 
     .venv/bin/python bench/telemetry_bench.py [--machines 10] [--days 30] [--seconds 4] [--rounds 3]
-        [--clients 8] [--only sqlite|mysql] [--smoke]
+        [--clients 16] [--only sqlite|mysql] [--smoke]
 
 For each database: a fresh schema (flask setup), --machines machines with device keys, then
 --days of 5-minute readings per machine bulk-loaded with their hourly and daily rollups (100
@@ -281,7 +281,9 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=4)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of /healthz and one reading")
-    parser.add_argument("--clients", type=int, default=8, help="ingest clients")
+    parser.add_argument(
+        "--clients", type=int, default=16, help="keep-alive clients of /healthz and ingestion"
+    )
     parser.add_argument("--read-clients", type=int, default=2, help="read clients (one per worker)")
     parser.add_argument("--only", choices=("sqlite", "mysql"))
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
