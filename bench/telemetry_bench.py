@@ -281,6 +281,8 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=4)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of /healthz and one reading")
+    # 16 devices at once (the fleet is thousands): a reading's commit waits for the disk, so how
+    # many requests are in flight together bounds that rate (docs/performance.md, Telemetry).
     parser.add_argument(
         "--clients", type=int, default=16, help="keep-alive clients of /healthz and ingestion"
     )
