@@ -2,7 +2,7 @@
 servers): gunicorn reads ./gunicorn.conf.py from the folder it starts in. The command line still
 sets the workers and the address.
 
-Threads: each worker serves GUNICORN_THREADS (8) requests at once (gthread). A request that waits on
+Threads: each worker serves GUNICORN_THREADS (16) requests at once (gthread). A request that waits on
 the database (a MariaDB commit waits for its log flush, about 2.5 ms on this machine's disk)
 leaves the CPU to the worker's other requests, and the commits of requests in flight together are
 flushed together (InnoDB's group commit): that is how one reading a request keeps pace with
@@ -12,4 +12,4 @@ contexts, as `flask run` (threaded) already required.
 
 import os
 
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+threads = int(os.environ.get("GUNICORN_THREADS", "16"))

@@ -2,7 +2,7 @@
 and MariaDB.
 
     .venv/bin/python bench/telemetry_bench.py [--machines 10] [--days 30] [--seconds 4] [--rounds 3]
-        [--clients 16] [--only sqlite|mysql] [--smoke]
+        [--clients 32] [--only sqlite|mysql] [--smoke]
 
 For each database: a fresh schema (flask setup), --machines machines with device keys, then
 --days of 5-minute readings per machine bulk-loaded with their hourly and daily rollups (100
@@ -281,10 +281,10 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=4)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of /healthz and one reading")
-    # 16 devices at once (the fleet is thousands): a reading's commit waits for the disk, so how
+    # 32 devices at once (the fleet is thousands): a reading's commit waits for the disk, so how
     # many requests are in flight together bounds that rate (docs/performance.md, Telemetry).
     parser.add_argument(
-        "--clients", type=int, default=16, help="keep-alive clients of /healthz and ingestion"
+        "--clients", type=int, default=32, help="keep-alive clients of /healthz and ingestion"
     )
     parser.add_argument("--read-clients", type=int, default=2, help="read clients (one per worker)")
     parser.add_argument("--only", choices=("sqlite", "mysql"))
