@@ -39,7 +39,8 @@ from sqlalchemy import insert
 from tests.support.servers import AppServer, server_env, setup_database
 
 MYSQL_DB = "sibol_bench_telemetry"
-LOADS = 0  # ingest loads run so far: each writes its own day of readings
+LOADS = 0  # batch loads run so far: each writes its own day of readings
+RECENT: dict[str, int] = {}  # device key -> the next (earlier) second of its one-reading posts
 
 
 def fake_values(rng: random.Random) -> dict:
@@ -108,7 +109,10 @@ def connection(base: str) -> http.client.HTTPConnection:
 
 def ingest_load(base: str, raw_keys: list[str], batch: int, seconds: float, clients: int) -> dict:
     """Each client posts for its own machines (no two clients share one), `batch` readings a
-    request, each a fresh second so none is a duplicate."""
+    request, each a fresh second so none is a duplicate. One reading a request is what a
+    controller sends as it measures: the seconds just before now, walking back one second per
+    reading of a machine (the next load goes on from there). Batches are a backlog uploaded
+    later: a day of their own from 29 days ago."""
     stored, errors, requests, lock = 0, 0, 0, threading.Lock()
     stop_at = time.monotonic() + seconds
     # Each load gets a day of its own from 29 days ago, one second per reading of a machine,
@@ -126,6 +130,12 @@ def ingest_load(base: str, raw_keys: list[str], batch: int, seconds: float, clie
         next_ts = dict.fromkeys(mine, origin)
 
         def stamp(key: str) -> int:
+            # Never on a 5-minute mark: the loaded readings' times.
+            if batch == 1:
+                t = RECENT.setdefault(key, int(time.time()) - 1)
+                t -= t % 300 == 0
+                RECENT[key] = t - 1
+                return t * 1000
             t = next_ts[key] + (next_ts[key] % 300 == 0)
             next_ts[key] = t + 1
             return t * 1000
@@ -292,6 +302,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.smoke:
         args.machines, args.days, args.seconds, args.rounds, args.clients = 2, 1, 0.5, 1, 2
+    args.machines = max(args.machines, args.clients)  # a machine per client at least: no shared rows
     print(
         f"Telemetry benchmark: gunicorn 2 workers, {args.clients} ingest clients, "
         f"{args.read_clients} read clients, {os.cpu_count()} CPUs"
