@@ -1,4 +1,4 @@
-"""Where a read endpoint's time goes, in-process (issue 17, step 4): pyinstrument over N requests
+"""Where a read endpoint's time goes, in-process: pyinstrument over N requests
 of each endpoint through the Flask test client, on a fresh SQLite database with the sample data,
 signed in with a bearer token as the benchmark's admin. Not run by `make bench`.
 
@@ -32,7 +32,10 @@ def main() -> int:
     parser.add_argument("--quiet", action="store_true", help="times only, no call trees")
     parser.add_argument("--all", action="store_true", help="show library frames too")
     parser.add_argument("--html", help="also write an HTML profile per endpoint into this folder")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the script works")
     args = parser.parse_args()
+    if args.smoke:
+        args.requests, args.quiet = 5, True
     tmp = Path(tempfile.mkdtemp(prefix="sibol-profile-"))
     env = server_env(f"sqlite:///{tmp / 'profile.sqlite3'}", SIBOL_SAMPLE_DATA="1", RATELIMIT_ENABLED="0")
     setup_database(env)

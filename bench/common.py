@@ -72,22 +72,27 @@ def summary(benchmark: str, case: str, figures: str) -> None:
 
 
 def mysql_database(name: str):
-    """A fresh MariaDB database `name` at SIBOL_BENCH_MYSQL_URL (default
-    mysql://root@127.0.0.1:3306): (url, drop) or None when the server is unreachable."""
+    """A fresh MariaDB database named `name` plus this process's id (so benches running at once
+    never share one) at SIBOL_BENCH_MYSQL_URL (default mysql://root@127.0.0.1:3306): (url, drop).
+    Exits with an error when the server or the driver is missing: a bench that cannot measure
+    what it promises fails (`--only sqlite` leaves MariaDB out on purpose)."""
     import os
 
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
+    name = f"{name}_{os.getpid()}"
     server_url = make_url(os.environ.get("SIBOL_BENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306"))
     try:
         server = create_engine(server_url.set(database=None))  # ImportError without mysqlclient
         with server.begin() as conn:
             conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
             conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
-    except Exception as err:  # noqa: BLE001 - report and go on without MariaDB
-        print(f"\nMariaDB skipped: {err.__class__.__name__}: {err}")
-        return None
+    except Exception as err:  # noqa: BLE001 - any failure means MariaDB cannot be measured here
+        raise SystemExit(
+            f"MariaDB is not usable at {server_url.render_as_string()}: {err.__class__.__name__}: {err}\n"
+            "Start it (or set SIBOL_BENCH_MYSQL_URL), or pass --only sqlite to leave it out."
+        ) from err
 
     def drop() -> None:
         with server.begin() as conn:

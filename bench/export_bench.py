@@ -108,7 +108,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=DEFAULT_GENERATED)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
     args = parser.parse_args(argv or [])
+    if args.smoke:
+        args.count = 500
     print(
         f"CSV export benchmark: {args.count:,} machines, through the Flask test client; {os.cpu_count()} CPUs"
     )

@@ -160,7 +160,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--count", type=int, default=DEFAULT_GENERATED)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
+    parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
     args = parser.parse_args(argv or [])
+    if args.smoke:
+        args.count, args.runs = 500, 2
     print(
         f"Machines benchmark: {args.count:,} machines, {args.runs} runs per query, "
         f"through the Flask test client; {os.cpu_count()} CPUs"

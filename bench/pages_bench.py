@@ -44,7 +44,7 @@ ROUTES = {
     "/household": "main table tbody tr",
     "/maintenance": "main table tbody tr",
     "/chat-support": "main h1",
-    "/reports/monthly": "main h1",  # issue 16: the monthly report (Admin, Barangay Staff)
+    "/reports/monthly": "main h1",  # the monthly report (Admin, Barangay Staff)
 }
 # route -> CSS selector that is on screen once the page's charts are drawn (both of them).
 CHARTS = {"/dashboard": ".chart__pane:not([hidden]) svg"}
@@ -192,7 +192,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", nargs="*", help="routes to measure (default: all)")
+    parser.add_argument("--smoke", action="store_true", help="one run of /login and /dashboard")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.only = 1, ["/login", "/dashboard"]
     routes = [r for r in ROUTES if not args.only or r.split("?")[0] in args.only]
     server, _tmp = start_server(workers=2, RATELIMIT_ENABLED="0")
     driver, profile = make_driver()

@@ -14,13 +14,15 @@ from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, utcnow
-from . import alerts, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
+from . import alerts, device_http, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
 from .exports import alerts_csv, readings_csv
 from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
+# The device routes (keys.device_route) are served in front of the app, without the page machinery.
+bp.record_once(lambda state: device_http.install(state.app))
 
 
 def require_editor() -> None:
@@ -64,16 +66,25 @@ def revoke_device_key(machine_id: str):
     return response
 
 
+@keys.device_route("POST", "/api/telemetry")
+def store_readings(device: keys.Device, req: device_http.DeviceRequest) -> tuple[dict, int]:
+    """One reading or {readings: [...]} of the device's machine; 202 once they are committed."""
+    result = ingest.ingest_for_key(device.machine_id, device.key_hash, req.json())
+    if result.notified:
+        queue_notification_mail()  # the e-mail goes out from the task queue, not this request
+    return {"accepted": result.accepted, "duplicates": result.duplicates}, 202
+
+
 @bp.post("/telemetry")
 @public  # authenticated by the device key itself, below
 @limiter.limit(_device_rate, key_func=_device_rate_key)
 def post_telemetry():
     """Post one reading or {readings: [...]} (Authorization: Device <key>)"""
-    device = keys.device_for_header(request.headers.get("Authorization"))
-    result = ingest.ingest(device, json_body())
-    if result.notified:
-        queue_notification_mail()  # the e-mail goes out from the task queue, not this request
-    return {"accepted": result.accepted, "duplicates": result.duplicates}, 202
+    # Served by device_http in front of the app; this view documents the route (OpenAPI) and
+    # answers the same way should a request reach the app itself.
+    device = keys.authenticate(request.headers.get("Authorization"))
+    body, status = store_readings(device, device_http.DeviceRequest())
+    return body, status
 
 
 post_telemetry.sibol_csrf_exempt = True  # type: ignore[attr-defined]

@@ -233,7 +233,7 @@ STORED_PAIRS = DriverStatement(
 )
 READING_COLUMNS = ("machine_id", "ts", *METRICS)
 READING_INSERT = DriverStatement(
-    cast(Table, Reading.__table__), lambda _d: insert(Reading.__table__), READING_COLUMNS
+    cast(Table, Reading.__table__), lambda _d: insert(cast(Table, Reading.__table__)), READING_COLUMNS
 )
 
 

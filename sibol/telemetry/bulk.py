@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 from typing import Any, cast
 
-from sqlalchemy import Connection, Executable, Table
+from sqlalchemy import Connection, Table
 from sqlalchemy.engine import Dialect
 
-Build = Callable[[Dialect], Executable]
+Build = Callable[[Dialect], Any]  # a statement: insert(), update(), select() or text()
 
 
 class DriverStatement:

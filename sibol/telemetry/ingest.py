@@ -1,7 +1,8 @@
 """POST /api/telemetry: validate a whole request, then store it in one transaction.
 
-Nothing is written until every reading has passed, so a refused request stores nothing. The
-device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
+Nothing is written until every reading has passed, so a refused request stores nothing. One
+reading (what a controller sends) takes the lean path single.store_one: four statements and
+one commit. A batch takes `store`. In both the device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
 database lock on SQLite), so two requests of one machine never race on duplicates, rollups or
 alerts. Readings are kept at one-second resolution: a resend of the same (machine, ts) is a
 duplicate, counted and not stored twice.
@@ -21,7 +22,8 @@ from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
-from . import alerts, rollups
+from . import alerts, rollups, single
+from .keys import forget
 from .metrics import metric_info
 
 MAX_READINGS = 500
@@ -141,8 +143,27 @@ def ingest(device: DeviceKey, body: dict) -> IngestResult:
     return store(device.machine_id, readings, now=now)
 
 
-def store(machine_id: int, readings: list[dict], *, now: datetime, merge: bool = False) -> IngestResult:
+def ingest_for_key(machine_id: int, key_hash: str, body: dict) -> IngestResult:
+    """ingest() for a device known by its key's hash (keys.authenticate): one reading takes the
+    lean path, a batch the general one; both refuse a key revoked before their commit."""
+    now = utcnow()
+    readings = parse_body(body, now)
+    db.session.commit()  # nothing read so far stays open: the write starts a fresh transaction
+    if len(readings) == 1:
+        outcome = single.store_one(machine_id, key_hash, readings[0], now=now)
+        if outcome == single.REFUSED:
+            forget(key_hash)
+            raise Unauthorized(_("Unknown or revoked device key."))
+        if outcome != single.GENERAL:
+            return IngestResult(*outcome)
+    return store(machine_id, readings, now=now, key_hash=key_hash)
+
+
+def store(
+    machine_id: int, readings: list[dict], *, now: datetime, key_hash: str | None = None, merge: bool = False
+) -> IngestResult:
     """Store parsed readings of one machine: new ones only, with rollups and alerts, one commit.
+    With `key_hash`, only while that key is still the machine's (else Unauthorized).
 
     With `merge`, a reading at a time already stored fills that row's missing metrics instead of
     being a duplicate (routes that send a reading's metrics in separate requests, such as SIBOL's
@@ -151,15 +172,18 @@ def store(machine_id: int, readings: list[dict], *, now: datetime, merge: bool =
     # reading is known before the duplicate check.
     newest = max(r["ts"] for r in readings)
     last = DeviceKey.last_reading_at
+    same_key = DeviceKey.key_hash.is_not(None) if key_hash is None else DeviceKey.key_hash == key_hash
     locked = db.session.execute(
         update(DeviceKey)
-        .where(DeviceKey.machine_id == machine_id, DeviceKey.key_hash.is_not(None))
+        .where(DeviceKey.machine_id == machine_id, same_key)
         .values(
             last_seen_at=now, last_reading_at=case((or_(last.is_(None), last < newest), newest), else_=last)
         )
     )
     if not cast(CursorResult, locked).rowcount:  # revoked between the check and now
         db.session.rollback()
+        if key_hash is not None:
+            forget(key_hash)
         raise Unauthorized(_("Unknown or revoked device key."))
     wanted = {r["ts"] for r in readings}
     existing = set(

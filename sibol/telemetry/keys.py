@@ -1,9 +1,23 @@
-"""Device keys: issued to a machine, shown once, stored as a SHA-256, replaced or revoked."""
+"""Device keys: issued to a machine, shown once, stored as a SHA-256, replaced or revoked.
+
+`authenticate` names the machine of an `Authorization: Device <key>` header. Each worker keeps
+the answers it found for DEVICE_CACHE_SECONDS, so a device that reports every few seconds costs
+no key lookup; a revoked or replaced key is refused by every worker at most that long after.
+Routes that write for the device (POST /api/telemetry) check the key again in their own write
+(`key_hash = ?`), so a reading is never stored under a key revoked before it commits.
+
+`device_route` declares a lean device route (see sibol/telemetry/device_http.py): no page
+session, CSRF, tenancy, access or template machinery, just the key, the body and the service.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -17,6 +31,21 @@ from . import mqtt
 
 KEY_PREFIX = "sdk_"
 MAX_KEY_LENGTH = 200
+# How long a worker trusts a key it has checked: the bound on seeing a revocation (5 s promised).
+DEVICE_CACHE_SECONDS = 2.0
+DEVICE_CACHE_SIZE = 200_000  # more than the national fleet (120,305 machines)
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """The machine a request's device key names, and the key's hash (for a write's re-check)."""
+
+    machine_id: int
+    key_hash: str
+
+
+_cache: dict[str, tuple[int, float]] = {}  # key hash -> (machine id, monotonic time checked)
+_cache_lock = threading.Lock()
 
 
 def hash_key(raw: str) -> str:
@@ -39,6 +68,8 @@ def issue_key(machine_id: int | str, *, actor_id: int | None) -> str:
     if device is None:
         device = DeviceKey(machine_id=machine.id)
         db.session.add(device)
+    if device.key_hash:
+        forget(device.key_hash)
     device.key_hash = hash_key(raw)
     device.issued_at = utcnow()
     device.issued_by_id = actor_id
@@ -54,6 +85,7 @@ def revoke_key(machine_id: int | str) -> None:
     device = db.session.get(DeviceKey, machine.id)
     if device is None or device.key_hash is None:
         raise NotFound(_("This machine has no device key."))
+    forget(device.key_hash)
     device.key_hash = None
     device.revoked_at = utcnow()
     db.session.commit()
@@ -61,11 +93,8 @@ def revoke_key(machine_id: int | str) -> None:
 
 
 def device_for_header(header: str | None) -> DeviceKey:
-    """The device named by `Authorization: Device <key>`, or Unauthorized."""
-    scheme, _sep, raw = (header or "").partition(" ")
-    raw = raw.strip()
-    if scheme.lower() != "device" or not raw or len(raw) > MAX_KEY_LENGTH:
-        raise Unauthorized(_("Send the machine's device key: Authorization: Device <key>."))
+    """The device's row named by `Authorization: Device <key>` (no cache), or Unauthorized."""
+    raw = _raw_key(header)
     device = db.session.scalar(select(DeviceKey).where(DeviceKey.key_hash == hash_key(raw)))
     if device is None:
         raise Unauthorized(_("Unknown or revoked device key."))
@@ -78,3 +107,63 @@ def device_states(machine_ids: list[int]) -> dict[int, DeviceKey]:
         return {}
     rows = db.session.scalars(select(DeviceKey).where(DeviceKey.machine_id.in_(machine_ids)))
     return {row.machine_id: row for row in rows}
+
+
+def _raw_key(header: str | None) -> str:
+    scheme, _sep, raw = (header or "").partition(" ")
+    raw = raw.strip()
+    if scheme.lower() != "device" or not raw or len(raw) > MAX_KEY_LENGTH:
+        raise Unauthorized(_("Send the machine's device key: Authorization: Device <key>."))
+    return raw
+
+
+def authenticate(header: str | None) -> Device:
+    """The device named by `Authorization: Device <key>` (checked at most DEVICE_CACHE_SECONDS
+    ago by this worker), or Unauthorized. Reads the database only on a cache miss."""
+    digest = hash_key(_raw_key(header))
+    now = time.monotonic()
+    hit = _cache.get(digest)
+    if hit is not None and now - hit[1] < DEVICE_CACHE_SECONDS:
+        return Device(hit[0], digest)
+    machine_id = db.session.scalar(select(DeviceKey.machine_id).where(DeviceKey.key_hash == digest))
+    if machine_id is None:
+        forget(digest)
+        raise Unauthorized(_("Unknown or revoked device key."))
+    with _cache_lock:
+        if len(_cache) >= DEVICE_CACHE_SIZE:
+            _cache.clear()  # a full cache starts again: the next requests read their keys once more
+        _cache[digest] = (machine_id, now)
+    return Device(machine_id, digest)
+
+
+def forget(digest: str) -> None:
+    """Drop a key from this worker's cache (revoked, replaced, or refused by a write)."""
+    with _cache_lock:
+        _cache.pop(digest, None)
+
+
+# The lean device routes: (method, path pattern) -> handler; served by device_http.DeviceRoutes.
+DeviceHandler = Callable[..., tuple[dict, int]]
+DEVICE_ROUTES: dict[tuple[str, str], DeviceHandler] = {}
+
+
+def device_route(method: str, pattern: str) -> Callable[[DeviceHandler], DeviceHandler]:
+    """Declare a route that a device calls with its key, served without the page machinery.
+
+    The handler is called as handler(device, request, **path_ids) inside a request context
+    (flask.request works; current_user is nobody) and returns (json_dict, status). `pattern` is a
+    full path whose `<name>` parts match a decimal id, passed as an int: for example
+    "/api/device/commands/<command_id>/result". A ServiceError becomes its JSON 4xx; the handler
+    runs again after a retryable database error, so it must commit once, at its end. Rate limit:
+    SIBOL_TELEMETRY_RATE_LIMIT per device key, over all device routes.
+
+        @keys.device_route("GET", "/api/device/commands")
+        def pending(device: keys.Device, request) -> tuple[dict, int]:
+            return {"data": commands.pending_for(device.machine_id)}, 200
+    """
+
+    def register(handler: DeviceHandler) -> DeviceHandler:
+        DEVICE_ROUTES[(method.upper(), pattern)] = handler
+        return handler
+
+    return register
