@@ -18,16 +18,13 @@ import json
 import logging
 from dataclasses import dataclass, field
 
-from flask import current_app
 from flask_babel import gettext as _
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from ..errors import Conflict, Invalid, ServiceError
 from ..extensions import db
 from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
 from ..mqtt import Message, refusals, register
+from ..mqtt.rates import DeviceRates
 from . import service
 
 log = logging.getLogger(__name__)
@@ -42,24 +39,7 @@ class Results:
     refused: list[tuple[int, str]] = field(default_factory=list)
 
 
-class _Rates:
-    """The per-device rate limit of the device routes (SIBOL_TELEMETRY_RATE_LIMIT), in memory."""
-
-    def __init__(self) -> None:
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.spec = ""
-        self.item = parse("120 per minute")
-
-    def allow(self, machine_id: int) -> bool:
-        if not current_app.config.get("RATELIMIT_ENABLED", True):
-            return True
-        spec = current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
-        if spec != self.spec:
-            self.spec, self.item = spec, parse(spec)
-        return self.limiter.hit(self.item, "mqtt-command-result", str(machine_id))
-
-
-RATES = _Rates()
+RATES = DeviceRates("mqtt-command-result")
 
 
 def parse_answer(payload: bytes) -> dict:

@@ -20,11 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from flask import current_app
 from flask_babel import gettext as _
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy import (
     Connection,
     DateTime,
@@ -48,6 +44,7 @@ from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
 from ..models import utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
 from ..mqtt import refusals as refusal_log
+from ..mqtt.rates import DeviceRates
 from . import alerts, ingest, rollups
 from .bulk import DriverStatement
 from .metrics import DEFAULT_RANGES
@@ -76,24 +73,7 @@ class BatchResult:
     refusals: list[tuple[int, str]] = field(default_factory=list)
 
 
-class DeviceRates:
-    """The per-device rate limit of POST /api/telemetry (SIBOL_TELEMETRY_RATE_LIMIT), in memory."""
-
-    def __init__(self) -> None:
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.spec = ""
-        self.item = parse("120 per minute")
-
-    def allow(self, machine_id: int) -> bool:
-        spec = current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
-        if not current_app.config.get("RATELIMIT_ENABLED", True):
-            return True
-        if spec != self.spec:
-            self.spec, self.item = spec, parse(spec)
-        return self.limiter.hit(self.item, "mqtt-device", str(machine_id))
-
-
-RATES = DeviceRates()
+RATES = DeviceRates("mqtt-device")
 
 
 def decode(payload: bytes) -> dict:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from werkzeug.serving import make_server
 
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
@@ -59,3 +62,14 @@ def world(app):
     """Barangays A and B, each with a full set of records and an account of every role
     (tests/api/tenant_world.py); test_tenancy.py names a smaller world of its own."""
     return build_world(app)
+
+
+@pytest.fixture
+def server(app):
+    """The test's app on a real HTTP server in a thread (a device simulator talks to it): its URL."""
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    thread.join(timeout=5)

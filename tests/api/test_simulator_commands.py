@@ -3,12 +3,9 @@ server in a thread, the simulator's clock run fast (minutes of simulated time in
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from sibol.extensions import db
 from sibol.models import RoleId
@@ -17,16 +14,6 @@ from sibol.models.telemetry import Reading
 from sibol.telemetry.simulate import REBOOT_SECONDS
 from sibol.telemetry.simulator import run
 from tests.factories import make_account, make_machine, token_for
-
-
-@pytest.fixture
-def server(app):
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=5)
 
 
 class FastClock:

@@ -3,25 +3,11 @@ as an alias that runs the same command with the same options."""
 
 from __future__ import annotations
 
-import threading
-
-import pytest
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 
 from sibol.extensions import db
 from sibol.models.telemetry import Reading
 from tests.factories import make_machine
-
-
-@pytest.fixture
-def server(app):
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=5)
 
 
 def test_flask_telemetry_simulate_posts_readings_over_http(app, server):

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-
-import pytest
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 
 from sibol.extensions import db
 from sibol.models.telemetry import Alert, DeviceKey, Reading, Rollup
 from sibol.telemetry import seed as telemetry_seed
 from tests.factories import make_machine
-
-
-@pytest.fixture
-def server(app):
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=5)
 
 
 def count(model) -> int:

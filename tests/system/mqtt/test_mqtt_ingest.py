@@ -14,8 +14,8 @@ from sibol.extensions import db
 from sibol.models.telemetry import Reading
 from tests.factories import make_admin, make_machine
 from tests.factories_telemetry import healthy
-from tests.support.mosquitto import CONSOLE_PASSWORD, Mosquitto, SubscriberProcess, device_client, wait_until
-from tests.support.servers import free_port, server_env
+from tests.support.mosquitto import SubscriberProcess, device_client, wait_until
+from tests.support.servers import server_env
 
 try:
     from sibol.telemetry.mqtt.broker import mosquitto_binary, plugin_path
@@ -32,23 +32,6 @@ def stored(machine_id: int) -> list[datetime]:
 
 def iso(ts: datetime) -> str:
     return ts.replace(tzinfo=UTC).isoformat()
-
-
-@pytest.fixture
-def broker_port() -> int:
-    return free_port()
-
-
-@pytest.fixture
-def app_overrides(broker_port) -> dict:
-    return {"SIBOL_MQTT_URL": f"mqtt://sibol-console:{CONSOLE_PASSWORD}@127.0.0.1:{broker_port}"}
-
-
-@pytest.fixture
-def broker(app, tmp_path, broker_port):
-    b = Mosquitto(tmp_path / "mqtt", broker_port).start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.models.telemetry import Reading
 from tests.factories import make_account, make_admin, make_machine
-from tests.support.mosquitto import CONSOLE_PASSWORD, Mosquitto, SubscriberProcess, device_client, wait_until
-from tests.support.servers import free_port, server_env
+from tests.support.mosquitto import SubscriberProcess, device_client, wait_until
+from tests.support.servers import server_env
 
 try:
     from sibol.telemetry.mqtt.broker import mosquitto_binary, plugin_path
@@ -24,23 +24,6 @@ try:
     mosquitto_binary(), plugin_path()
 except FileNotFoundError as err:  # pragma: no cover - CI installs Debian's mosquitto
     pytest.skip(str(err), allow_module_level=True)
-
-
-@pytest.fixture
-def broker_port() -> int:
-    return free_port()
-
-
-@pytest.fixture
-def app_overrides(broker_port) -> dict:
-    return {"SIBOL_MQTT_URL": f"mqtt://sibol-console:{CONSOLE_PASSWORD}@127.0.0.1:{broker_port}"}
-
-
-@pytest.fixture
-def broker(app, tmp_path, broker_port):
-    b = Mosquitto(tmp_path / "mqtt", broker_port).start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture
