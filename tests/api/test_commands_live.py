@@ -11,22 +11,12 @@ import pytest
 
 from sibol.models import ModuleId, RoleId
 from tests.factories import make_account
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_commands import foreign_machine, make_overdue
 from tests.factories_telemetry import device, keyed_machine
+from tests.support.live import etag_of, text
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
-
-
-def text(res) -> str:
-    return res.get_data(as_text=True)
-
-
-def etag_of(res) -> str:
-    return res.headers["ETag"].strip('"')
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def fragment_url(machine_id: int) -> str:

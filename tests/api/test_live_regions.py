@@ -12,21 +12,11 @@ from sibol.extensions import db
 from sibol.identity import tenancy
 from sibol.models import Area, Barangay, ModuleId, RoleId
 from tests.factories import make_account, make_machine
-from tests.factories_admin import fresh_identity_per_request, session_client
+from tests.factories_admin import session_client
 from tests.factories_telemetry import device, healthy, iso, keyed_machine
+from tests.support.live import etag_of, text
 
-
-@pytest.fixture(autouse=True)
-def _fresh_identity(app):
-    fresh_identity_per_request(app)
-
-
-def text(res) -> str:
-    return res.get_data(as_text=True)
-
-
-def etag_of(res) -> str:
-    return res.headers["ETag"].strip('"')
+pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 def region_attrs(page: str, url: str) -> str:
