@@ -1,8 +1,8 @@
 """POST /api/telemetry: validate a whole request, then store it in one transaction.
 
 Nothing is written until every reading has passed, so a refused request stores nothing. One
-reading (what a controller sends) takes the lean path single.store_one: four statements and
-one commit. A batch takes `store`. In both the device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
+reading (what a controller sends) takes the lean path single.store_one: four statements, and
+on SQLite one commit shared with the worker's other single readings of the moment (group.py). A batch takes `store`. In both the device's row is updated first: that takes the machine's write lock (a row lock on MariaDB, the
 database lock on SQLite), so two requests of one machine never race on duplicates, rollups or
 alerts. Readings are kept at one-second resolution: a resend of the same (machine, ts) is a
 duplicate, counted and not stored twice.
@@ -22,7 +22,7 @@ from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
-from . import alerts, rollups, single
+from . import alerts, group, rollups, single
 from .keys import forget
 from .metrics import metric_info
 
@@ -150,7 +150,7 @@ def ingest_for_key(machine_id: int, key_hash: str, body: dict) -> IngestResult:
     readings = parse_body(body, now)
     db.session.commit()  # nothing read so far stays open: the write starts a fresh transaction
     if len(readings) == 1:
-        outcome = single.store_one(machine_id, key_hash, readings[0], now=now)
+        outcome = group.store_one(machine_id, key_hash, readings[0], now=now)
         if outcome == single.REFUSED:
             forget(key_hash)
             raise Unauthorized(_("Unknown or revoked device key."))

@@ -169,9 +169,7 @@ def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -
     engine = db.engine
     if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
         return GENERAL  # one in-memory database shared through the pool: no connection of our own
-    driver = _drivers.get(engine.dialect.name)
-    if driver is None:
-        driver = _drivers[engine.dialect.name] = _Driver(engine.dialect)
+    driver = driver_for(engine)
     dbapi_error = engine.dialect.loaded_dbapi.Error
     for attempt in range(1, ATTEMPTS_AFTER_DISCONNECT + 1):
         conn = _connection(engine)
@@ -197,6 +195,14 @@ def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def driver_for(engine: Any) -> _Driver:
+    """The statements for `engine`'s database, made once."""
+    driver = _drivers.get(engine.dialect.name)
+    if driver is None:
+        driver = _drivers[engine.dialect.name] = _Driver(engine.dialect)
+    return driver
+
+
 def _rollback_quietly(conn: Any) -> None:
     try:
         conn.rollback()
@@ -207,35 +213,42 @@ def _rollback_quietly(conn: Any) -> None:
 def _store(conn: Any, driver: _Driver, machine_id: int, key_hash: str, reading: dict, now: datetime):
     cursor = conn.cursor()
     try:
-        ts = reading["ts"]
-        at = driver.time(ts)
-        cursor.execute(driver.touch_key, (driver.time(now), at, at, machine_id, key_hash))
-        if not cursor.rowcount:  # revoked or replaced since it was checked
-            conn.rollback()
-            return REFUSED
-        row = {**dict.fromkeys(METRICS), **reading}
-        cursor.execute(driver.insert_reading, (machine_id, at, *(row[m] for m in METRICS)))
-        if not cursor.rowcount:
-            conn.commit()  # the key's last_seen_at: the device did report
-            return DUPLICATE
-        values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
-        hour, day = driver.time(rollups.hour_start(ts)), driver.time(rollups.day_start(ts))
-        cursor.executemany(
-            driver.upsert_rollups,
-            [
-                (machine_id, period, metric, start, value, value, value, 1)
-                for period, start in (("h", hour), ("d", day))
-                for metric, value in values
-            ],
-        )
-        cursor.execute(driver.ranges_and_alerts, (machine_id, machine_id))
-        if _may_alert(cursor.fetchall(), row):
-            conn.rollback()
-            return GENERAL
-        conn.commit()
-        return 1, 0, 0
+        outcome = stage(cursor, driver, machine_id, key_hash, reading, now)
     finally:
         cursor.close()
+    if outcome in (REFUSED, GENERAL):
+        conn.rollback()
+    else:
+        conn.commit()  # a duplicate too: the key's last_seen_at, the device did report
+    return outcome
+
+
+def stage(cursor: Any, driver: _Driver, machine_id: int, key_hash: str, reading: dict, now: datetime):
+    """Run one reading's statements in the open transaction, neither committing nor rolling back:
+    (1, 0, 0) and DUPLICATE are kept by a commit; REFUSED and GENERAL must be undone (rolled back)."""
+    ts = reading["ts"]
+    at = driver.time(ts)
+    cursor.execute(driver.touch_key, (driver.time(now), at, at, machine_id, key_hash))
+    if not cursor.rowcount:  # revoked or replaced since it was checked
+        return REFUSED
+    row = {**dict.fromkeys(METRICS), **reading}
+    cursor.execute(driver.insert_reading, (machine_id, at, *(row[m] for m in METRICS)))
+    if not cursor.rowcount:
+        return DUPLICATE
+    values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
+    hour, day = driver.time(rollups.hour_start(ts)), driver.time(rollups.day_start(ts))
+    cursor.executemany(
+        driver.upsert_rollups,
+        [
+            (machine_id, period, metric, start, value, value, value, 1)
+            for period, start in (("h", hour), ("d", day))
+            for metric, value in values
+        ],
+    )
+    cursor.execute(driver.ranges_and_alerts, (machine_id, machine_id))
+    if _may_alert(cursor.fetchall(), row):
+        return GENERAL
+    return 1, 0, 0
 
 
 def _store_in_two_trips(
