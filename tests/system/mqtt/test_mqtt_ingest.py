@@ -201,36 +201,36 @@ def test_a_flood_meets_the_per_device_rate_limit(broker, database_url, tmp_path,
 def publish_stream(
     port: int, devices: list[tuple[int, str]], per_device: int, acked: dict, stop: threading.Event
 ):
-    """Each device publishes `per_device` readings (distinct ts), remembering what the broker acked."""
+    """Each device publishes `per_device` readings (distinct ts); when it ends, `acked` holds what
+    the broker acknowledged. The callbacks take no lock: paho calls them holding its own, which a
+    publishing thread waits for, so a lock of ours taken on both sides would deadlock."""
     start = datetime.now(UTC).replace(tzinfo=None, microsecond=0) - timedelta(hours=2)
     clients = []
     for machine_id, key in devices:
-        pending: dict[int, datetime] = {}
-        lock = threading.Lock()
+        sent: dict[int, datetime] = {}
+        acked_mids: list[int] = []
 
-        def on_publish(_c, _u, mid, reason, _p, pending=pending, lock=lock, machine_id=machine_id):
-            with lock:
-                ts = pending.pop(mid, None)
-            if ts is not None and not reason.is_failure:
-                acked.setdefault(machine_id, set()).add(ts)
+        def on_publish(_c, _u, mid, reason, _p, acked_mids=acked_mids):
+            if not reason.is_failure:
+                acked_mids.append(mid)
 
         client = device_client(port, machine_id, key, on_publish=on_publish)
-        clients.append((machine_id, client, pending, lock))
+        clients.append((machine_id, client, sent, acked_mids))
     for i in range(per_device):
         if stop.is_set():
             break
         ts = start + timedelta(seconds=i)
-        for _machine_id, client, pending, lock in clients:
-            with lock:
-                info = client.publish(
-                    f"sibol/v1/machines/{_machine_id}/telemetry", f'{{"ph": 7.1, "ts": "{iso(ts)}"}}', 1
-                )
-                pending[info.mid] = ts
+        for machine_id, client, sent, _acked_mids in clients:
+            info = client.publish(
+                f"sibol/v1/machines/{machine_id}/telemetry", f'{{"ph": 7.1, "ts": "{iso(ts)}"}}', 1
+            )
+            sent[info.mid] = ts
         time.sleep(0.01)
     time.sleep(3)  # paho resends what the broker did not acknowledge after a reconnect
-    for *_rest, client, _pending, _lock in [(c[0], c[1], c[2], c[3]) for c in clients]:
+    for machine_id, client, sent, acked_mids in clients:
         client.disconnect()
         client.loop_stop()
+        acked.setdefault(machine_id, set()).update(sent[mid] for mid in acked_mids if mid in sent)
 
 
 def test_sigkill_of_the_subscriber_and_a_broker_restart_lose_nothing_and_store_nothing_twice(
@@ -241,7 +241,9 @@ def test_sigkill_of_the_subscriber_and_a_broker_restart_lose_nothing_and_store_n
     sub = SubscriberProcess(sub_env, tmp_path / "sub1.log").start().wait_ready()
     acked: dict[int, set[datetime]] = {}
     stop = threading.Event()
-    stream = threading.Thread(target=publish_stream, args=(broker.port, devices, 400, acked, stop))
+    stream = threading.Thread(
+        target=publish_stream, args=(broker.port, devices, 400, acked, stop), daemon=True
+    )
     stream.start()
     try:
         wait_until(lambda: sum(len(stored(m.id)) for m in machines) > 100, what="a stream under way")
