@@ -14,7 +14,6 @@ Importing this module registers the handler (sibol/cli.py does, for `flask mqtt 
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, field
 
@@ -22,8 +21,8 @@ from flask_babel import gettext as _
 
 from ..errors import Conflict, Invalid, ServiceError
 from ..extensions import db
-from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
 from ..mqtt import Message, refusals, register
+from ..mqtt.payload import decode
 from ..mqtt.rates import DeviceRates
 from . import service
 
@@ -46,18 +45,7 @@ def parse_answer(payload: bytes) -> dict:
     """The message's JSON object with an id; Invalid names what is wrong."""
     if len(payload) > MAX_PAYLOAD:
         raise Invalid(_("The message is longer than %(n)s bytes.", n=MAX_PAYLOAD), field="body")
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Invalid(_("The message is not UTF-8 text."), field="body") from None
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise Invalid(_("The message is nested too deeply."), field="body")
-    try:
-        body = json.loads(text)
-    except ValueError:
-        raise Invalid(_("The request body is not valid JSON."), field="body") from None
-    if not isinstance(body, dict):
-        raise Invalid(_("The request body must be a JSON object."), field="body")
+    body = decode(payload)
     if body.get("id") is None:
         raise Invalid(_("id is required: the command's id."), field="id")
     return body

@@ -11,7 +11,6 @@ the new rows, the hourly and daily rollups, and the alerts, oldest reading first
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import defaultdict
@@ -40,10 +39,10 @@ from sqlalchemy.exc import DBAPIError
 
 from ..errors import Invalid
 from ..extensions import db
-from ..inputs.jsonlimits import MAX_JSON_DEPTH, json_depth
 from ..models import utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
 from ..mqtt import refusals as refusal_log
+from ..mqtt.payload import decode
 from ..mqtt.rates import DeviceRates
 from . import alerts, ingest, rollups
 from .bulk import DriverStatement
@@ -74,23 +73,6 @@ class BatchResult:
 
 
 RATES = DeviceRates("mqtt-device")
-
-
-def decode(payload: bytes) -> dict:
-    """The message's JSON object, with the HTTP path's limits; Invalid names what is wrong."""
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Invalid(_("The message is not UTF-8 text."), field="body") from None
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise Invalid(_("The message is nested too deeply."), field="body")
-    try:
-        body = json.loads(text)
-    except ValueError:
-        raise Invalid(_("The request body is not valid JSON."), field="body") from None
-    if not isinstance(body, dict):
-        raise Invalid(_("The request body must be a JSON object."), field="body")
-    return body
 
 
 def store_messages(messages: Iterable[Incoming]) -> BatchResult:
