@@ -45,6 +45,12 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def tree_rss_mb(pid: int) -> tuple[float, int]:
+    """RSS of a process and its children (the subscriber's writer processes), and how many."""
+    children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return rss_mb(pid) + sum(rss_mb(c) for c in children), 1 + len(children)
+
+
 def broker_fields(raw: str) -> dict:
     from sibol.telemetry.mqtt import dynsec
 
@@ -257,11 +263,12 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
             connect_s = time.monotonic() - t0
             await asyncio.sleep(2)
             assert broker.proc is not None and subscriber.proc is not None
-            b, s = rss_mb(broker.proc.pid), rss_mb(subscriber.proc.pid)
+            b = rss_mb(broker.proc.pid)
+            s, processes = tree_rss_mb(subscriber.proc.pid)
             rows.append(
                 [
                     f"{args.memory_devices:,} devices connected",
-                    f"broker {b:.0f} MB, subscriber {s:.0f} MB RSS",
+                    f"broker {b:.0f} MB, subscriber {s:.0f} MB RSS ({processes} processes)",
                     f"connected in {connect_s:.1f} s",
                 ]
             )

@@ -239,4 +239,6 @@ def load_settings(instance_path: str) -> dict:
         "MQTT_PORT": int(os.environ.get("MQTT_PORT", "1883")),
         # Several subscribers share the stream through $share/<group>/... (docs/deploy.md).
         "SIBOL_MQTT_SHARE_GROUP": os.environ.get("SIBOL_MQTT_SHARE_GROUP", "").strip(),
+        # Writer processes of a subscriber; empty: 1 on SQLite, 2 on a database server.
+        "SIBOL_MQTT_WRITERS": os.environ.get("SIBOL_MQTT_WRITERS", "").strip(),
     }

@@ -8,7 +8,8 @@ split one stream; a plain subscription is the default because Mosquitto 2.0 rest
 subscriptions from its persistence file after a restart but not shared ones (docs/deploy.md).
 paho's network thread only queues each message; the main thread takes up to BATCH_SIZE messages
 or whatever arrived within BATCH_WAIT seconds, hands them to the handlers (each commits its own
-transaction) and only then acknowledges them (manual acks, in arrival order). A SIGKILL between
+transaction), in this process or split by machine over writer processes (writers.py), and only
+then acknowledges them (manual acks, in arrival order). A SIGKILL between
 the commit and the acks means the broker sends those messages again, so a handler must take a
 message twice without storing it twice (telemetry's (machine, ts) rule, a command's one answer).
 """
@@ -27,8 +28,7 @@ from paho.mqtt.client import Client, MQTTMessage
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from ..extensions import db
-from . import dispatch
+from . import dispatch, writers
 from .settings import Broker, new_client
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ class Subscriber:
         self.inbox: queue.Queue[MQTTMessage] = queue.Queue()
         self.stopping = threading.Event()
         self.counters = Counters()
+        count = writers.writer_count(app)  # forked before paho's network thread starts
+        self.writers = writers.WriterPool(app, count) if count > 1 else None
         self.client: Client = new_client(broker, self.client_id, manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -115,11 +117,10 @@ class Subscriber:
                 log.warning("ignored a message on %r", message.topic[:200])
                 continue
             parsed.append(dispatch.Message(where[0], where[1], message.payload))
-        with self.app.app_context():
-            try:
-                results = dispatch.handle(parsed)
-            finally:
-                db.session.remove()
+        if self.writers is not None:
+            results: object = self.writers.store(parsed)
+        else:
+            results = writers.store(self.app, parsed)
         c = self.counters
         c.received += len(messages)
         c.ignored += len(messages) - len(parsed)
@@ -155,6 +156,8 @@ class Subscriber:
         finally:
             self.client.disconnect()
             self.client.loop_stop()
+            if self.writers is not None:
+                self.writers.close()
 
 
 def run_forever(app: Flask, broker: Broker, name: str, group: str | None = None) -> None:

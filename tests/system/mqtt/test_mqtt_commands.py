@@ -15,45 +15,12 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.models.telemetry import Reading
 from tests.factories import make_account, make_admin, make_machine
-from tests.support.mosquitto import SubscriberProcess, device_client, wait_until
-from tests.support.servers import server_env
-
-try:
-    from sibol.telemetry.mqtt.broker import mosquitto_binary, plugin_path
-
-    mosquitto_binary(), plugin_path()
-except FileNotFoundError as err:  # pragma: no cover - CI installs Debian's mosquitto
-    pytest.skip(str(err), allow_module_level=True)
-
-
-@pytest.fixture
-def subscriber(database_url, broker, tmp_path):
-    env = server_env(database_url, SIBOL_MQTT_URL=broker.url, SIBOL_TELEMETRY_RATE_LIMIT="100000 per minute")
-    s = SubscriberProcess(env, tmp_path / "subscriber.log").start().wait_ready()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def admin_headers(api_headers):
-    return api_headers(make_admin())
+from tests.support.mosquitto import device_client, wait_until
 
 
 @pytest.fixture
 def operator_headers(api_headers):
     return api_headers(make_account(role=RoleId.OPERATOR, first_name="Olivia", last_name="Opera"))
-
-
-@pytest.fixture
-def issue(client, admin_headers):
-    """issue(machine) -> the raw device key, issued through the API as staff would."""
-
-    def do(machine) -> str:
-        res = client.post(f"/api/machines/{machine.id}/device-key", headers=admin_headers)
-        assert res.status_code == 201, res.get_data(as_text=True)
-        return res.json["deviceKey"]
-
-    return do
 
 
 class Device:

@@ -7,7 +7,6 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import func, select
 
 from sibol.extensions import db
@@ -17,50 +16,7 @@ from tests.factories_telemetry import healthy
 from tests.support.mosquitto import SubscriberProcess, device_client, wait_until
 from tests.support.servers import server_env
 
-try:
-    from sibol.telemetry.mqtt.broker import mosquitto_binary, plugin_path
-
-    mosquitto_binary(), plugin_path()
-except FileNotFoundError as err:  # pragma: no cover - CI installs Debian's mosquitto
-    pytest.skip(str(err), allow_module_level=True)
-
-
-def stored(machine_id: int) -> list[datetime]:
-    db.session.rollback()  # a fresh read: the subscriber commits in its own process
-    return list(db.session.scalars(select(Reading.ts).where(Reading.machine_id == machine_id)))
-
-
-def iso(ts: datetime) -> str:
-    return ts.replace(tzinfo=UTC).isoformat()
-
-
-@pytest.fixture
-def sub_env(database_url, broker) -> dict[str, str]:
-    return server_env(database_url, SIBOL_MQTT_URL=broker.url, SIBOL_TELEMETRY_RATE_LIMIT="100000 per minute")
-
-
-@pytest.fixture
-def subscriber(sub_env, tmp_path):
-    s = SubscriberProcess(sub_env, tmp_path / "subscriber.log").start().wait_ready()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def admin_headers(api_headers):
-    return api_headers(make_admin())
-
-
-@pytest.fixture
-def issue(client, admin_headers):
-    """issue(machine) -> the raw device key, issued through the API as staff would."""
-
-    def do(machine) -> str:
-        res = client.post(f"/api/machines/{machine.id}/device-key", headers=admin_headers)
-        assert res.status_code == 201, res.get_data(as_text=True)
-        return res.json["deviceKey"]
-
-    return do
+from .stream import iso, publish_stream, stored
 
 
 class Acks:
@@ -196,41 +152,6 @@ def test_a_flood_meets_the_per_device_rate_limit(broker, database_url, tmp_path,
         dev.disconnect()
     finally:
         sub.stop()
-
-
-def publish_stream(
-    port: int, devices: list[tuple[int, str]], per_device: int, acked: dict, stop: threading.Event
-):
-    """Each device publishes `per_device` readings (distinct ts); when it ends, `acked` holds what
-    the broker acknowledged. The callbacks take no lock: paho calls them holding its own, which a
-    publishing thread waits for, so a lock of ours taken on both sides would deadlock."""
-    start = datetime.now(UTC).replace(tzinfo=None, microsecond=0) - timedelta(hours=2)
-    clients = []
-    for machine_id, key in devices:
-        sent: dict[int, datetime] = {}
-        acked_mids: list[int] = []
-
-        def on_publish(_c, _u, mid, reason, _p, acked_mids=acked_mids):
-            if not reason.is_failure:
-                acked_mids.append(mid)
-
-        client = device_client(port, machine_id, key, on_publish=on_publish)
-        clients.append((machine_id, client, sent, acked_mids))
-    for i in range(per_device):
-        if stop.is_set():
-            break
-        ts = start + timedelta(seconds=i)
-        for machine_id, client, sent, _acked_mids in clients:
-            info = client.publish(
-                f"sibol/v1/machines/{machine_id}/telemetry", f'{{"ph": 7.1, "ts": "{iso(ts)}"}}', 1
-            )
-            sent[info.mid] = ts
-        time.sleep(0.01)
-    time.sleep(3)  # paho resends what the broker did not acknowledge after a reconnect
-    for machine_id, client, sent, acked_mids in clients:
-        client.disconnect()
-        client.loop_stop()
-        acked.setdefault(machine_id, set()).update(sent[mid] for mid in acked_mids if mid in sent)
 
 
 def test_sigkill_of_the_subscriber_and_a_broker_restart_lose_nothing_and_store_nothing_twice(
