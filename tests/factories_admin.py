@@ -27,7 +27,7 @@ def session_client(app, account: Account):
 
     client = app.test_client()
     with app.test_request_context():
-        raw = open_session(account)
+        raw, _row = open_session(account)
     db.session.commit()
     with client.session_transaction() as sess:
         sess["_user_id"] = account.get_id()

@@ -162,10 +162,29 @@ def account(account_id: int):
     }
 
 
+ROLE_NAMES = ("Roles", "roleId")
+ACCESS_NAMES = ("Access", "access", "modules", "user_modules")
+
+
+def _refuse_empty_edit(body: dict) -> None:
+    """An edit changes the role and/or the access: a body naming neither, or naming one as null
+    or empty, is refused (it would answer 200 and change nothing)."""
+    for name in (*ROLE_NAMES, *ACCESS_NAMES):
+        if name in body and (body[name] is None or body[name] == ""):
+            field = "Roles" if name in ROLE_NAMES else "Access"
+            what = _("a role id") if field == "Roles" else _("a list of module ids or names")
+            raise Invalid(_("%(field)s must be %(what)s, not empty.", field=field, what=what), field=field)
+    if not any(name in body for name in (*ROLE_NAMES, *ACCESS_NAMES)):
+        raise Invalid(
+            _("Send Roles, Access or both: the edit changes an account's role and access."), field="Roles"
+        )
+
+
 @bp.put("/<int:account_id>")
 @module_required(ADMIN)
 def update(account_id: int):
     body = json_body()
+    _refuse_empty_edit(body)
     role_id = int_field(body, "Roles", "roleId", label=_("Role"), required=False)
     values = access_values(body)
     updated = service.update_account(_actor(), account_id, role_id=role_id, module_values=values)

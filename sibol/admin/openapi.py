@@ -93,12 +93,16 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     },
     ("api.admin.update", "PUT"): {
         "summary": "Change an account's role and/or module access",
-        "body": obj(
-            {
-                "Roles": {**ROLE_ID, "description": ROLE_ID["description"] + " (alias: roleId)"},
-                "Access": ACCESS,
-            }
-        ),
+        "body": {
+            **obj(
+                {
+                    "Roles": {**ROLE_ID, "description": ROLE_ID["description"] + " (alias: roleId)"},
+                    "Access": ACCESS,
+                },
+                description="Roles, Access or both (not null); a body with neither is refused (400)",
+            ),
+            "anyOf": [{"required": ["Roles"]}, {"required": ["roleId"]}, {"required": ["Access"]}],
+        },
         "errors": ["400", "404", "409", "415"],
     },
     ("api.admin.set_active", "PATCH"): {

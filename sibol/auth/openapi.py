@@ -18,7 +18,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
             "token",
             "user",
         ),
-        "summary": "Sign in with a username (or e-mail) and password; answers a bearer token",
+        "summary": "Sign in with a username (or e-mail) and password; answers a bearer token. 429 while "
+        "the name is locked for this address, or slowed down after wrong passwords from many addresses",
         "body": obj(
             {"username": text(254, "Username or e-mail"), "password": {"type": "string", "maxLength": 256}},
             "username",
@@ -27,7 +28,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "401", "403", "415", "429"],
     },
     ("api.auth.logout", "POST"): {
-        "summary": "Sign out: revokes the bearer token and ends the session",
+        "summary": "Sign out: revokes the bearer token with the page session its sign-in opened, and "
+        "ends the cookie's session",
         "errors": ["400"],
     },
     ("api.auth.allowed_modules", "GET"): {

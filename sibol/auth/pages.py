@@ -16,7 +16,12 @@ from flask_login import current_user
 from ..errors import Invalid, ServiceError
 from ..extensions import limiter
 from ..identity.access import public, signed_in
-from ..identity.passwords import PASSWORD_RULE_MESSAGE, password_rules, strength_label
+from ..identity.passwords import (
+    MAX_PASSWORD_LENGTH,
+    PASSWORD_RULE_MESSAGE,
+    password_rules,
+    strength_label,
+)
 from ..inputs.fields import field_errors
 from . import google, limits, recovery, service
 
@@ -53,13 +58,26 @@ def login():
     if request.method == "GET" and current_user.is_authenticated:
         return redirect(url_for("dashboard.index"))
     errors: dict[str, str] = {}
-    username = request.form.get("username", request.args.get("username", ""))[:254]
+    typed = request.form.get("username", request.args.get("username", ""))
+    username = typed[: service.LOGIN_MAX]
     if request.method == "POST":
         password = request.form.get("password", "")
         if not username.strip():
             errors["username"] = _("This field is required")
+        elif len(typed.strip()) > service.LOGIN_MAX:  # no username or e-mail is longer: refused, not cut
+            errors["username"] = _(
+                "%(label)s must be at most %(max_length)s characters.",
+                label=_("Username"),
+                max_length=service.LOGIN_MAX,
+            )
         if not password.strip():
             errors["password"] = _("This field is required")  # noqa: S105 - a message
+        elif len(password) > MAX_PASSWORD_LENGTH:
+            errors["password"] = _(
+                "%(label)s must be at most %(max_length)s characters.",
+                label=_("Password"),
+                max_length=MAX_PASSWORD_LENGTH,
+            )
         if not errors:
             try:
                 account = service.authenticate(username, password)

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from ..errors import Invalid
 from ..extensions import db
-from ..identity import onetime, sessions
+from ..identity import lockout, onetime, sessions
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
 from ..identity.tokens import hash_secret
 from ..models import Account, AccountStatus, utcnow
@@ -50,7 +50,7 @@ def request_reset(email: str) -> str | None:
 
 
 def _live_code(email: str, code: str) -> AccountToken:
-    """The live reset-code token matching; a wrong code counts against the live one."""
+    """The live reset-code token the code matches; a wrong code counts against the live one."""
     email, code = check_email(email), check_code(code)
     account = db.session.scalar(select(Account).where(func.lower(Account.email) == email.lower()))
     if account is None:
@@ -68,33 +68,41 @@ def _live_code(email: str, code: str) -> AccountToken:
     if token is None or token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
         raise Invalid(_(INVALID_CODE), field="code")
     if token.token_hash != hash_secret(f"{account.id}:{code}"):
-        token.failed_attempts += 1
-        if token.failed_attempts >= onetime.MAX_CODE_ATTEMPTS:
-            token.used_at = utcnow()  # dead: a new code must be requested
+        onetime.count_wrong_code(token)  # the fifth wrong guess kills the code
         db.session.commit()
         raise Invalid(_(INVALID_CODE), field="code")
     return token
 
 
 def verify_reset_code(email: str, code: str) -> None:
-    _live_code(email, code)
+    token = _live_code(email, code)
+    # Judged after any wrong guesses landing at the same moment: past the tries, it is dead.
+    live = onetime.still_live(token)
+    db.session.commit()
+    if not live:
+        raise Invalid(_(INVALID_CODE), field="code")
 
 
 def reset_password(email: str, code: str, new_password: object) -> Account:
     # The rule is checked before the code, so a weak password does not spend a try.
     password = check_new_password(new_password)
     token = _live_code(email, code)
+    new_hash = hash_password(password)  # before the code is taken: the row stays locked briefly
+    if not onetime.consume(token):  # one of simultaneous resets wins
+        db.session.rollback()
+        raise Invalid(_(INVALID_CODE), field="code")
     account = token.account
-    _set_password(account, password)
-    token.used_at = utcnow()
+    _set_password(account, new_hash)
     db.session.commit()
     return account
 
 
-def _set_password(account: Account, password: str) -> None:
-    """New hash; every session and bearer token of the account ends (the caller commits)."""
-    account.password_hash = hash_password(password)
+def _set_password(account: Account, new_hash: str) -> None:
+    """New hash; every session and bearer token of the account ends; the owner is back, so every
+    sign-in lock of the account is lifted (the caller commits)."""
+    account.password_hash = new_hash
     sessions.end_everything(account)
+    lockout.lift(account)
 
 
 def set_password_account(raw: str) -> Account:
@@ -111,9 +119,12 @@ def set_password(raw: str, new_password: object) -> Account:
     token = onetime.find_link_token(raw or "", TokenPurpose.SET_PASSWORD)
     if token is None:
         raise Invalid(_(BAD_SET_LINK), field="token")
+    new_hash = hash_password(password)
+    if not onetime.consume(token):  # one of simultaneous uses wins
+        db.session.rollback()
+        raise Invalid(_(BAD_SET_LINK), field="token")
     account = token.account
-    _set_password(account, password)
-    token.used_at = utcnow()
+    _set_password(account, new_hash)
     db.session.commit()
     return account
 

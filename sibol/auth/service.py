@@ -23,7 +23,7 @@ from ..identity import lockout, onetime, sessions, usernames
 from ..identity.passwords import hash_password, needs_rehash, verify_password
 from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
-from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
+from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId
 from ..models.auth import TokenPurpose
 from .mailings import verification_link
 from .tasks import verification_mail
@@ -56,10 +56,13 @@ BAD_SET_LINK = N_("This link is invalid, has expired or has already been used.")
 
 
 # Sign-in ------------------------------------------------------------------------------
+LOGIN_MAX = 254  # a username or an e-mail address: sign-in takes either
+
+
 def find_account(login: str) -> Account | None:
     """The account whose username or e-mail is `login` (case-insensitive)."""
     login = (login or "").strip().lower()
-    if not 0 < len(login) <= 254:
+    if not 0 < len(login) <= LOGIN_MAX:
         return None
     return db.session.scalar(
         select(Account).where((func.lower(Account.username) == login) | (func.lower(Account.email) == login))
@@ -78,46 +81,59 @@ def _refuse_inactive(account: Account) -> None:
 
 def authenticate(username: str, password: str) -> Account:
     """The active account for these credentials; raises Unauthorized/Forbidden saying why, or
-    lockout.Locked after too many wrong passwords (an unknown name is locked the same way)."""
+    lockout.Locked / lockout.Throttled after too many wrong passwords (an unknown name is
+    treated the same way). The check is counted before the password is compared."""
+    if len((username or "").strip()) > LOGIN_MAX:  # no username or e-mail is longer: refused, not cut
+        raise Invalid(
+            _(
+                "%(label)s must be at most %(max_length)s characters.",
+                label=_("Username"),
+                max_length=LOGIN_MAX,
+            ),
+            field="username",
+        )
     account = find_account(username)
-    key = lockout.key_for(account, username)
     try:
-        lockout.check(key)
-    except lockout.Locked:
+        attempt = lockout.begin(account, username)
+    except lockout.Refused:
         verify_password(_DUMMY_HASH, password)  # the same work as any other answer
         raise
     if account is None:
         verify_password(_DUMMY_HASH, password)
-        lockout.record_failure(key, None)
+        attempt.failed()
         raise Unauthorized(_(WRONG))
     if not account.password_hash:
         # Self-registered accounts have no password until approval: say where they stand.
         verify_password(_DUMMY_HASH, password)
+        attempt.release()
         _refuse_inactive(account)
         raise Unauthorized(_(NO_PASSWORD))
     if not verify_password(account.password_hash, password):
-        lockout.record_failure(key, account.id)
+        attempt.failed()
         raise Unauthorized(_(WRONG))
-    _refuse_inactive(account)
-    lockout.record_success(key)
+    attempt.succeeded()
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
     db.session.commit()
+    _refuse_inactive(account)
     return account
 
 
 def start_session(account: Account, *, with_token: bool) -> str | None:
-    """Sign the browser in (page session) and, for API callers, issue a bearer token."""
+    """Sign the browser in (page session) and, for API callers, issue a bearer token tied to that
+    page session, so signing out with the token ends both."""
     login_user(account)
-    sessions.begin(account)
-    token = issue_token(account) if with_token else None
+    page = sessions.begin(account)
+    token = issue_token(account, page_session_id=page.id) if with_token else None
     db.session.commit()
     return token
 
 
 def end_session(raw_token: str | None) -> None:
-    """Sign-out: the bearer token (if any) is revoked and the page session ends on the server."""
+    """Sign-out: the bearer token (if any) is revoked with the page session its sign-in opened,
+    and the cookie's page session ends on the server."""
     if raw_token:
+        sessions.end_for_token(raw_token)
         revoke_token(raw_token)
     sessions.end_current()
     db.session.commit()
@@ -249,10 +265,10 @@ def resend_verification(email: str) -> None:
 
 def verify_email(raw: str) -> Account:
     token = onetime.find_link_token(raw, TokenPurpose.VERIFY_EMAIL)
-    if token is None:
+    if token is None or not onetime.consume(token):  # one of simultaneous uses wins
+        db.session.rollback()
         raise Invalid(_(BAD_LINK), field="token")
     account = token.account
-    token.used_at = utcnow()
     if account.status == AccountStatus.EMAIL_PENDING:
         account.status = AccountStatus.PENDING
     db.session.commit()

@@ -1,155 +1,247 @@
-"""Brute-force protection per account, in the database so every process counts together.
+"""Brute-force protection for every password check (sign-in, and the current password a password
+change asks for), kept in the database so every process counts together.
 
-After MAX_FAILURES wrong passwords for one login within WINDOW, it is locked for LOCK_BASE,
-doubling with each further lock (at most LOCK_MAX); a correct password while locked is refused
-too. Page and API sign-in go through the same counter. An unknown name is counted and locked the
-same way, so the answer reveals nothing about which names exist.
+Each check is counted before the password is compared, by a conditional UPDATE, so simultaneous
+guesses cannot slip past a limit together. Two counts stand guard (docs/auth.md says why):
+
+- Per login name and client address (an IPv6 address by its /64): MAX_FAILURES checks within
+  WINDOW lock that name for that address only, for LOCK_BASE, doubling with each further lock up
+  to LOCK_MAX (one hour). The owner elsewhere is not locked out, and one address cannot lock
+  everyone's accounts.
+- Per login name from every address (the flood meter): past FLOOD_FREE failures, each further
+  check must wait a delay that doubles with each failure, up to FLOOD_DELAY_MAX. Many addresses
+  together therefore still get only a few guesses an hour. Addresses the account signed in from
+  (for TRUST_FOR) do not wait: the owner on their usual network is not slowed.
+
+A correct password clears its address's count and marks the address as the account's. A
+completed password reset or set-password link (`lift`) ends every lock and the flood count, and
+trusts the address it was completed from; an admin can `unlock` too. The owner is e-mailed when a
+lock or the slowing starts, at most once an hour. An unknown name is counted and refused the same
+way, so the answers reveal nothing about which names exist.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
 
-from sqlalchemy import CursorResult, Executable, case, delete, select
-from sqlalchemy.dialects.mysql import insert as mysql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from flask import has_request_context, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
+from .. import emails
 from ..errors import ServiceError
 from ..extensions import db
 from ..models import Account, utcnow
 from ..models.auth import LoginFailures
+from . import lockout_store as store
 
 MAX_FAILURES = 5
 WINDOW = timedelta(minutes=15)
 LOCK_BASE = timedelta(minutes=15)
-LOCK_MAX = timedelta(hours=24)
+LOCK_MAX = timedelta(hours=1)
+FLOOD_FREE = 10
+FLOOD_DELAY_BASE = timedelta(seconds=15)
+FLOOD_DELAY_MAX = timedelta(minutes=15)
+FLOOD_WINDOW = timedelta(days=1)  # the flood count is forgotten after a day without failures
+TRUST_FOR = timedelta(days=30)
+NOTIFY_EVERY = LOCK_MAX
 
 
-class Locked(ServiceError):
-    """429 with Retry-After: too many wrong passwords for this login."""
+class Refused(ServiceError):
+    """429 with Retry-After: a password check refused before the password was compared."""
 
-    status, error = 429, "locked"
+    status = 429
 
-    def __init__(self, until: datetime):
+    def __init__(self, message: str, until: datetime):
         seconds = max(1, math.ceil((until - utcnow()).total_seconds()))
-        minutes = math.ceil(seconds / 60)
-        super().__init__(
-            "Too many failed sign-in attempts for this account. "
-            f"Try again in {minutes} minute{'s' if minutes != 1 else ''}.",
-            retryAfter=seconds,
-            lockedUntil=until.isoformat(timespec="seconds") + "Z",
-        )
+        super().__init__(message, retryAfter=seconds, lockedUntil=until.isoformat(timespec="seconds") + "Z")
         self.retry_after = seconds
 
 
+class Locked(Refused):
+    """Too many wrong passwords for this login from this address."""
+
+    error = "locked"
+
+    def __init__(self, until: datetime):
+        minutes = math.ceil(max(1, (until - utcnow()).total_seconds()) / 60)
+        super().__init__(
+            ngettext(
+                "Too many failed sign-in attempts for this account. Try again in %(num)s minute.",
+                "Too many failed sign-in attempts for this account. Try again in %(num)s minutes.",
+                minutes,
+            ),
+            until,
+        )
+
+
+class Throttled(Refused):
+    """Too many wrong passwords for this login from many addresses: checks are spaced out."""
+
+    error = "throttled"
+
+    def __init__(self, until: datetime):
+        seconds = max(1, math.ceil((until - utcnow()).total_seconds()))
+        if seconds < 90:
+            wait = ngettext("Try again in %(num)s second.", "Try again in %(num)s seconds.", seconds)
+        else:
+            wait = ngettext(
+                "Try again in %(num)s minute.", "Try again in %(num)s minutes.", math.ceil(seconds / 60)
+            )
+        super().__init__(
+            _("Many wrong passwords were typed for this account, so sign-in is slowed down.") + " " + wait,
+            until,
+        )
+
+
 def key_for(account: Account | None, login: str) -> str:
+    """The login's own key: the account's (its username and e-mail count together), or a digest
+    of an unknown name."""
     if account is not None:
         return f"account:{account.id}"
     digest = hashlib.sha256((login or "").strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
-    return f"name:{digest[:64]}"
+    return f"name:{digest[:40]}"
 
 
-def _row(key: str) -> LoginFailures | None:
-    return db.session.scalar(select(LoginFailures).where(LoginFailures.key == key))
+def source_address() -> str:
+    """The client's address as counted: IPv4 as is, IPv6 by its /64 (one subscriber's block)."""
+    raw = request.remote_addr if has_request_context() else None
+    try:
+        address = ipaddress.ip_address(raw or "")
+    except ValueError:
+        return "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
-def check(key: str) -> None:
-    """Raise Locked while the login is locked."""
-    row = _row(key)
-    if row is not None and row.locked_until is not None and row.locked_until > utcnow():
-        raise Locked(row.locked_until)
+def source_key(key: str, address: str) -> str:
+    return f"{key}@{hashlib.sha256(address.encode()).hexdigest()[:32]}"
 
 
-def _count_one(key: str, account_id: int | None, now: datetime) -> None:
-    """One upsert statement: simultaneous failures are all counted, and the row stays
-    write-locked until the commit, so the lock decision sees every one of them."""
-    fresh = LoginFailures.window_start > now - WINDOW
-    values = {"key": key, "account_id": account_id, "failures": 1, "window_start": now, "lock_count": 0}
-    stmt: Executable
-    if db.session.get_bind().dialect.name == "sqlite":
-        stmt = (
-            sqlite_insert(LoginFailures)
-            .values(**values)
-            .on_conflict_do_update(
-                index_elements=[LoginFailures.key],
-                set_={
-                    "failures": case((fresh, LoginFailures.failures + 1), else_=1),
-                    "window_start": case((fresh, LoginFailures.window_start), else_=now),
-                },
-            )
-        )
-    else:
-        # MySQL applies the assignments left to right: window_start is still the old one for
-        # the failures expression, so it is set second.
-        stmt = (
-            mysql_insert(LoginFailures)
-            .values(**values)
-            .on_duplicate_key_update(
-                failures=case((fresh, LoginFailures.failures + 1), else_=1),
-                window_start=case((fresh, LoginFailures.window_start), else_=now),
-            )
-        )
-    db.session.execute(stmt)
+def lock_length(lock_count: int) -> timedelta:
+    return min(LOCK_BASE * 2 ** max(0, lock_count - 1), LOCK_MAX)
 
 
-def record_failure(key: str, account_id: int | None) -> None:
-    """Count one wrong password (atomic across processes) and lock at the limit; commits.
-    Raises Locked when this failure locked the login."""
+def flood_delay(failures: int) -> timedelta:
+    """How long after the last failure the next check may run, for this many failures."""
+    if failures < FLOOD_FREE:
+        return timedelta(0)
+    return min(FLOOD_DELAY_BASE * 2 ** min(failures - FLOOD_FREE, 30), FLOOD_DELAY_MAX)
+
+
+@dataclass
+class Attempt:
+    """One password check, counted in advance by `begin`; the caller reports how it went."""
+
+    key: str
+    source_key: str
+    address: str
+    account: Account | None
+    lock_started: datetime | None  # this check was the last its address may make: locked until
+    flood_started: bool  # this check brought the account's count to where slowing starts
+
+    def succeeded(self) -> None:
+        """The right password: its address's count and lock end and the address counts as the
+        account's; the flood count gives back this check (the caller commits)."""
+        now = utcnow()
+        store.succeed(self.source_key, now, now + TRUST_FOR)
+        store.give_back(self.key)
+
+    def release(self) -> None:
+        """Nothing was compared (an account with no password yet): the check is given back; commits."""
+        store.give_back(self.source_key)
+        store.give_back(self.key)
+        db.session.commit()
+
+    def failed(self) -> None:
+        """A wrong password (already counted). Commits; the owner hears of a lock or of the slowing
+        when it starts (once an hour at most); raises Locked when this check began the lock."""
+        now = utcnow()
+        owner = self.account
+        started = self.lock_started is not None or self.flood_started
+        tell = owner is not None and started and store.claim_notice(self.key, now, NOTIFY_EVERY)
+        if secrets.randbelow(50) == 0:
+            store.prune(now)
+        db.session.commit()
+        if tell and owner is not None:
+            _tell_owner(owner, self.lock_started, self.address)
+        if self.lock_started is not None:
+            raise Locked(self.lock_started)
+
+
+def begin(account: Account | None, login: str) -> Attempt:
+    """Count a password check for the login from this address before the password is compared;
+    commits. Raises Locked while the address is locked for this login, and Throttled while the
+    flood count asks this address to wait. Nothing else may be pending in the session."""
     now = utcnow()
-    _count_one(key, account_id, now)
-    db.session.expire_all()
-    row = _row(key)
-    until = None
-    if row is not None and row.locked_until is not None and row.locked_until > now:
-        # Checked before the lock began, answered after: refused like any attempt while locked.
-        until = row.locked_until
-    elif row is not None and row.failures >= MAX_FAILURES:
-        row.lock_count += 1
-        until = now + min(LOCK_BASE * 2 ** (row.lock_count - 1), LOCK_MAX)
-        row.locked_until, row.failures, row.window_start = until, 0, now
-    if until is None and secrets.randbelow(50) == 0:
-        _prune(now)
+    key = key_for(account, login)
+    address = source_address()
+    here = source_key(key, address)
+    account_id = account.id if account is not None else None
+    store.ensure(here, account_id, now)
+    store.ensure(key, account_id, now)
+    if not store.count_check(here, now, WINDOW):
+        db.session.rollback()
+        row = store.current(here)
+        raise Locked(row.locked_until if row is not None and row.locked_until else now + LOCK_BASE)
+    row = store.current(here)
+    failures, lock_count = (row.failures, row.lock_count) if row is not None else (1, 0)
+    trusted = row is not None and row.trusted_until is not None and row.trusted_until > now
+    lock_started = None
+    if failures >= MAX_FAILURES:
+        lock_started = now + lock_length(lock_count + 1)
+        store.start_lock(here, now, lock_started)
+    # The latest last-failure time that lets a check through, for each count where slowing
+    # grows (up to where it stays at FLOOD_DELAY_MAX); an address the account uses never waits.
+    latest = None if trusted else {n: now - flood_delay(n) for n in range(FLOOD_FREE, FLOOD_FREE + 12)}
+    if not store.count_flood(key, now, latest, now - FLOOD_WINDOW):
+        db.session.rollback()
+        meter = store.current(key)
+        if meter is None or meter.last_failure_at is None:  # pragma: no cover - counted above
+            raise Throttled(now + FLOOD_DELAY_BASE)
+        raise Throttled(meter.last_failure_at + flood_delay(meter.failures))
+    meter = store.current(key)
+    flood_started = meter is not None and meter.failures == FLOOD_FREE
     db.session.commit()
-    if until is not None:
-        raise Locked(until)
+    return Attempt(key, here, address, account, lock_started, flood_started)
 
 
-def _prune(now: datetime) -> None:
-    """Forget counts nobody has added to for a day and locks over for a day (mostly unknown
-    names an attacker tried), so the table does not grow without end."""
-    day = timedelta(days=1)
-    db.session.execute(
-        delete(LoginFailures).where(
-            LoginFailures.window_start < now - day,
-            (LoginFailures.locked_until.is_(None)) | (LoginFailures.locked_until < now - day),
-        )
+def _tell_owner(account: Account, locked_until: datetime | None, address: str) -> None:
+    """The e-mail to the owner: which address was locked out and for how long, or that sign-in
+    is slowed; and that a completed password reset lifts it."""
+    minutes = math.ceil((locked_until - utcnow()).total_seconds() / 60) if locked_until else None
+    emails.send_email(
+        account.email,
+        _l("Sign-in to your SIBOL account was paused"),
+        "auth_locked",
+        account=account,
+        minutes=minutes,
+        address=address,
     )
 
 
-def record_success(key: str) -> None:
-    """A correct password ends the count and the doubling (the caller commits)."""
-    db.session.execute(delete(LoginFailures).where(LoginFailures.key == key))
-
-
-def locked_accounts() -> list[LoginFailures]:
-    """Accounts locked now, soonest to unlock first (for /admin)."""
-    return list(
-        db.session.scalars(
-            select(LoginFailures)
-            .where(LoginFailures.account_id.is_not(None), LoginFailures.locked_until > utcnow())
-            .order_by(LoginFailures.locked_until)
-        )
-    )
+def lift(account: Account) -> None:
+    """A completed password reset or set-password link: the owner is back. Every lock and the
+    flood count end, and the address it was done from counts as the account's (the caller commits)."""
+    store.clear(account.id)
+    now = utcnow()
+    store.trust(source_key(key_for(account, ""), source_address()), account.id, now, now + TRUST_FOR)
 
 
 def unlock(account_id: int) -> bool:
-    """Lift an account's lock and forget its failures (the caller commits). True when it was locked."""
-    result = cast(
-        "CursorResult[Any]",
-        db.session.execute(delete(LoginFailures).where(LoginFailures.account_id == account_id)),
-    )
-    return bool(result.rowcount)
+    """An admin lifts an account's locks and counts (the caller commits). True when it was locked."""
+    return store.clear(account_id) > 0
+
+
+def locked_accounts() -> list[LoginFailures]:
+    """Accounts locked now from some address, soonest to unlock first (for /admin)."""
+    return store.locked_now()

@@ -16,7 +16,7 @@ from flask import request, session
 from sqlalchemy import CursorResult, delete, select, update
 
 from ..extensions import db
-from ..models import Account, utcnow
+from ..models import Account, ApiToken, utcnow
 from ..models.auth import PageSession
 from .tokens import hash_secret, revoke_all_tokens
 
@@ -25,25 +25,26 @@ TOUCH_EVERY = timedelta(minutes=5)  # how stale last_seen_at may get before a wr
 IDLE_LIMIT = timedelta(days=14)  # a session unused this long has ended
 
 
-def open_session(account: Account) -> str:
-    """Record a new page session (the caller commits) and return its secret."""
+def open_session(account: Account) -> tuple[str, PageSession]:
+    """Record a new page session (flushed, the caller commits); its secret and its row."""
     raw = secrets.token_urlsafe(32)
-    db.session.add(
-        PageSession(
-            account_id=account.id,
-            token_hash=hash_secret(raw),
-            user_agent=(request.user_agent.string or "")[:200] if request else "",
-            address=(request.remote_addr or "")[:64] if request else "",
-        )
+    row = PageSession(
+        account_id=account.id,
+        token_hash=hash_secret(raw),
+        user_agent=(request.user_agent.string or "")[:200] if request else "",
+        address=(request.remote_addr or "")[:64] if request else "",
     )
-    return raw
+    db.session.add(row)
+    db.session.flush()
+    return raw, row
 
 
-def begin(account: Account) -> None:
+def begin(account: Account) -> PageSession:
     """Sign-in: a new recorded session whose secret goes into the signed cookie. Sessions of any
     account idle past IDLE_LIMIT are deleted on the way (the caller commits)."""
     db.session.execute(delete(PageSession).where(PageSession.last_seen_at < utcnow() - IDLE_LIMIT))
-    session[SESSION_KEY] = open_session(account)
+    session[SESSION_KEY], row = open_session(account)
+    return row
 
 
 def current_row() -> PageSession | None:
@@ -73,6 +74,20 @@ def end_current() -> None:
     if row is not None:
         db.session.delete(row)
     session.pop(SESSION_KEY, None)
+
+
+def end_for_token(raw_token: str) -> None:
+    """Sign-out with a bearer token alone: the page session the same sign-in opened ends too,
+    while the token is live (the caller commits; the caller revokes the token)."""
+    opened_with = (
+        select(ApiToken.page_session_id)
+        .where(ApiToken.token_hash == hash_secret(raw_token), ApiToken.revoked_at.is_(None))
+        .scalar_subquery()
+    )
+    db.session.execute(
+        delete(PageSession).where(PageSession.id == opened_with),
+        execution_options={"synchronize_session": False},
+    )
 
 
 def end_all(account_id: int) -> int:

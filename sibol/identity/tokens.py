@@ -20,11 +20,19 @@ def hash_secret(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def issue_token(account: Account) -> str:
-    """Add a new token for the account to the session (the caller commits) and return it."""
+def issue_token(account: Account, *, page_session_id: int | None = None) -> str:
+    """Add a new token for the account to the session (the caller commits) and return it.
+    page_session_id: the page session the same sign-in opened, which signing out with the token ends."""
     raw = secrets.token_urlsafe(32)
     ttl = timedelta(hours=current_app.config["SIBOL_TOKEN_TTL_HOURS"])
-    db.session.add(ApiToken(account_id=account.id, token_hash=hash_secret(raw), expires_at=utcnow() + ttl))
+    db.session.add(
+        ApiToken(
+            account_id=account.id,
+            token_hash=hash_secret(raw),
+            expires_at=utcnow() + ttl,
+            page_session_id=page_session_id,
+        )
+    )
     return raw
 
 

@@ -35,11 +35,14 @@ class AccountToken(Model):
 
 
 class LoginFailures(Model):
-    """Failed passwords for one login name within the window, and the lock they led to.
+    """Password checks for one login name, and what they led to (sibol/identity/lockout.py).
 
     key is `account:<id>` for an account (its username and e-mail count together) or
-    `name:<sha256>` for an unknown name, which is locked the same way so the answer reveals
-    nothing. Shared by every process through the database (Keycloak's brute-force detection)."""
+    `name:<sha256 prefix>` for an unknown name, which is treated the same so the answer reveals
+    nothing. That row counts checks from every address (the flood meter: `failures`,
+    `last_failure_at`, `notified_at`); a row `<key>@<address digest>` counts one address's
+    checks and holds that address's lock (`locked_until`, `lock_count`) and whether the account
+    signed in from there (`trusted_until`). Shared by every process through the database."""
 
     __tablename__ = "login_failures"
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
@@ -48,6 +51,9 @@ class LoginFailures(Model):
     window_start: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     locked_until: Mapped[datetime | None] = mapped_column(DateTime, index=True)
     lock_count: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime | None] = mapped_column(DateTime)
+    trusted_until: Mapped[datetime | None] = mapped_column(DateTime)
+    notified_at: Mapped[datetime | None] = mapped_column(DateTime)
 
     account: Mapped[Account | None] = relationship()
 
@@ -65,3 +71,20 @@ class PageSession(Model):
     last_seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     user_agent: Mapped[str] = mapped_column(String(200), default="")
     address: Mapped[str] = mapped_column(String(64), default="")
+
+
+class UndoOffer(Model):
+    """The few seconds in which an action can be undone (sibol/web/safe_actions.py).
+
+    The browser holds a random secret (only its SHA-256 is stored) that names the action and the
+    row; it works once, for the account that acted, until expires_at."""
+
+    __tablename__ = "undo_offers"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    target_id: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime)

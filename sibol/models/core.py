@@ -260,6 +260,10 @@ class ApiToken(Model):
     expires_at: Mapped[datetime] = mapped_column(DateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime)
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # The page session the same sign-in opened: signing out with the token ends it too.
+    page_session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("page_sessions.id", ondelete="SET NULL"), index=True
+    )
 
     account: Mapped[Account] = relationship()
 

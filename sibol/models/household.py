@@ -110,6 +110,9 @@ class Reward(TenantOwned, Model):
 
 class RewardClaim(TenantOwned, Model):
     __tablename__ = "reward_claims"
+    # An undone claim's row is deleted: SQLite must not hand its id to the next claim, so that
+    # nothing that named the old claim (an undo offer, a link) can reach the new one.
+    __table_args__ = {"sqlite_autoincrement": True}
     id: Mapped[int] = mapped_column(primary_key=True)
     reward_id: Mapped[int] = mapped_column(ForeignKey("rewards.id", ondelete="CASCADE"), index=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("household_members.id", ondelete="CASCADE"), index=True)

@@ -9,7 +9,7 @@ from flask_login import current_user
 from ..api import json_body
 from ..api.serializers import user_json
 from ..identity.access import signed_in
-from . import service
+from . import limits, service
 
 bp = Blueprint("profile", __name__)
 
@@ -49,6 +49,7 @@ def update_me():
 
 
 @bp.post("/me/password")
+@limits.change_password
 @signed_in
 def change_password():
     body = json_body()

@@ -31,9 +31,10 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "409", "415"],
     },
     ("api.profile.change_password", "POST"): {
-        "summary": "Change the password (the current one is required); every other session and token ends",
+        "summary": "Change the password (the current one is required); every other session and token "
+        "ends. The current password counts with the sign-in lockout: 429 past its limit (and past 10 a minute)",
         "body": obj({"currentPassword": SECRET, "newPassword": SECRET}, "currentPassword", "newPassword"),
-        "errors": ["400", "415"],
+        "errors": ["400", "415", "429"],
     },
     ("api.profile.sign_ins", "GET"): {
         "summary": "The last 10 sign-ins: time, address, method (password or google)",

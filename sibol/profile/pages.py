@@ -9,7 +9,7 @@ from flask_login import current_user, logout_user, user_logged_in
 from ..errors import ServiceError
 from ..identity.access import public, signed_in
 from ..inputs.fields import field_errors
-from . import service
+from . import limits, service
 
 bp = Blueprint("profile", __name__)
 
@@ -76,6 +76,7 @@ def confirm_email():
 
 
 @bp.post("/profile/password")
+@limits.change_password
 @signed_in
 def change_password():
     try:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import emails
 from ..errors import Conflict, Invalid
 from ..extensions import db
-from ..identity import sessions, tenancy
+from ..identity import lockout, sessions, tenancy
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
 from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
@@ -289,12 +289,16 @@ def confirm_email_change(raw: object) -> Account:
 
 def change_password(account: Account, current: object, new: object) -> None:
     """Needs the current password; every other session and token of the account ends at once,
-    this browser (or this token) stays signed in."""
+    this browser (or this token) stays signed in.
+
+    The current password is checked like a sign-in (sibol/identity/lockout.py): counted before it
+    is compared, from this address and for the account, so a stolen session cannot guess it
+    faster than the sign-in form could; past the limit the answer is 429."""
     errors = Errors()
     if not isinstance(current, str) or not current:
         errors.add("currentPassword", _("Type your current password."))
-    elif not verify_password(account.password_hash, current):
-        errors.add("currentPassword", _("Your current password is not right."))
+    else:
+        _check_current(account, current, errors)
     if not isinstance(new, str) or not meets_password_rule(new):
         errors.add("newPassword", _(PASSWORD_RULE_MESSAGE))
     elif isinstance(current, str) and new == current:
@@ -308,3 +312,24 @@ def change_password(account: Account, current: object, new: object) -> None:
         # The account itself, not the current_user proxy: Flask-Login stores what it is given as
         # the request's user, and a proxy to itself would recurse on the next current_user.
         login_user(getattr(account, "_get_current_object", lambda: account)())  # the new epoch
+
+
+def _check_current(account: Account, current: str, errors: Errors) -> None:
+    """Compare the current password, counted with the account's sign-in checks (commits the
+    count). A wrong one is a field error, or Locked / Throttled (429) past the limit."""
+    account = getattr(account, "_get_current_object", lambda: account)()
+    try:
+        attempt = lockout.begin(account, account.username)
+    except lockout.Refused as refused:
+        refused.field = "currentPassword"
+        raise
+    if not verify_password(account.password_hash, current):
+        try:
+            attempt.failed()
+        except lockout.Locked as locked:
+            locked.field = "currentPassword"
+            raise
+        errors.add("currentPassword", _("Your current password is not right."))
+        return
+    attempt.succeeded()
+    db.session.commit()

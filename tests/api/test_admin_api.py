@@ -356,6 +356,27 @@ def test_edit_refusals(client, h, admin):
     assert db.session.get(Account, user.id).role_id == RoleId.HOUSEHOLD and audit_of(user.id) == []
 
 
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({}, "Roles", "Send Roles, Access or both: the edit changes an account's role and access."),
+        ({"FirstName": "Only", "Email": "a@b.test"}, "Roles", "Send Roles, Access or both"),
+        ({"Roles": None}, "Roles", "Roles must be a role id, not empty."),
+        ({"Roles": None, "Access": [1]}, "Roles", "Roles must be a role id, not empty."),
+        ({"Roles": ""}, "Roles", "Roles must be a role id, not empty."),
+        ({"roleId": None}, "Roles", "Roles must be a role id, not empty."),
+        ({"Access": None}, "Access", "Access must be a list of module ids or names, not empty."),
+        ({"Roles": 2, "Access": None}, "Access", "Access must be a list of module ids or names, not empty."),
+    ],
+)
+def test_an_edit_that_names_nothing_to_change_is_refused(client, h, admin, body, field, message):
+    user = make_account(role=RoleId.HOUSEHOLD)
+    res = client.put(f"/api/admin/{user.id}", json=body, headers=h)
+    assert res.status_code == 400 and res.json["field"] == field and message in res.json["message"]
+    db.session.expire_all()
+    assert db.session.get(Account, user.id).role_id == RoleId.HOUSEHOLD and audit_of(user.id) == []
+
+
 def test_last_active_admin_cannot_be_demoted_stripped_or_disabled(client, h, admin, api_headers):
     other = make_admin(username="deputy")
     other.is_enabled = False  # a disabled admin does not count

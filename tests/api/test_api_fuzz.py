@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sibol.extensions import db, limiter
 from sibol.identity.tokens import issue_token
 from sibol.models import AccountStatus, Barangay, HouseholdMember, RoleId
-from tests.factories import make_account, make_admin, make_machine
+from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
 
 MAX_EXAMPLES = 25
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)  # the signature is all the server checks
@@ -161,3 +161,51 @@ def test_every_operation_survives_fuzzing_and_matches_the_document(app, monkeypa
     assert operations > 0
     problems = list(dict.fromkeys(problems))  # Hypothesis replays a failing case while shrinking it
     assert not problems, "\n".join(problems[:30])
+
+
+# Cases an outside probe found lenient or unlimited; kept here so they stay refused.
+PROBE_CASES = [
+    ("POST", "/api/auth/login", {"username": "u" * 255, "password": "x"}, 400, "username"),
+    ("POST", "/api/auth/login", {"username": " " + "u" * 300 + " ", "password": "x"}, 400, "username"),
+    ("PUT", "/api/admin/{account}", {}, 400, "Roles"),
+    ("PUT", "/api/admin/{account}", {"Roles": None}, 400, "Roles"),
+    ("PUT", "/api/admin/{account}", {"Access": None}, 400, "Access"),
+    ("PUT", "/api/admin/{account}", {"FirstName": "Only"}, 400, "Roles"),
+]
+
+
+def test_the_probes_lenient_inputs_are_refused_naming_the_field(app):
+    admin = make_admin(username="probe.admin")
+    target = make_account(username="probe.target")
+    headers = {"Authorization": f"Bearer {issue_token(admin)}"}
+    db.session.commit()
+    client = app.test_client()
+    for method, path, body, status, field in PROBE_CASES:
+        res = client.open(path.format(account=target.id), method=method, json=body, headers=headers)
+        assert (res.status_code, res.get_json().get("field")) == (status, field), (method, path, body)
+
+
+def test_the_probes_password_guessing_through_a_session_is_limited(app):
+    account = make_account(username="probe.guessed")
+    headers = {"Authorization": f"Bearer {issue_token(account)}"}
+    db.session.commit()
+    client = app.test_client()
+    answers = [
+        client.post(
+            "/api/me/password",
+            json={"currentPassword": f"Guess-{n}-pw!", "newPassword": "N3w-Passw0rd!"},
+            headers=headers,
+        ).status_code
+        for n in range(40)
+    ]
+    assert answers[:4] == [400] * 4 and set(answers[4:]) == {429}  # 40 guesses in a row: 4 compared wrong
+
+
+def test_the_probes_bearer_only_sign_out_ends_the_page_session(app):
+    account = make_account(username="probe.signout")
+    browser = app.test_client()
+    token = browser.post(
+        "/api/auth/login", json={"username": account.username, "password": DEFAULT_PASSWORD}
+    ).get_json()["token"]
+    app.test_client().post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"})
+    assert browser.get("/api/me").status_code == 401

@@ -1,10 +1,11 @@
 """Sign-in, sign-out and the allowed modules through /api/auth and /api/modules/allowed."""
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from sibol.extensions import db
 from sibol.models import Account, AccountStatus, ApiToken, RoleId
+from sibol.models.auth import LoginFailures
 from tests.factories import DEFAULT_PASSWORD, make_account
 
 
@@ -147,6 +148,18 @@ def test_page_login_shows_required_and_refusal_messages(client):
         as_text=True
     )
     assert "Your account is awaiting admin approval." in html
+
+
+def test_page_login_refuses_an_overlong_username_instead_of_cutting_it(client):
+    user = make_account()
+    too_long = user.email + "x" * 300
+    res = client.post("/login", data={"username": too_long, "password": "Wrong-pass1"})
+    html = res.get_data(as_text=True)
+    assert res.status_code == 400 and "Username must be at most 254 characters." in html
+    assert 'id="username"' in html and 'aria-invalid="true"' in html
+    res = client.post("/login", data={"username": user.username, "password": "p" * 300})
+    assert res.status_code == 400 and "Password must be at most 256 characters." in res.get_data(as_text=True)
+    assert db.session.scalar(select(func.count(LoginFailures.key))) == 0  # nothing was counted
 
 
 def test_page_login_ignores_offsite_next(client):

@@ -55,6 +55,28 @@ def test_api_logout_ends_the_page_session_too(app):
     assert thief.get("/api/modules/allowed").status_code == 401
 
 
+def test_api_logout_with_only_the_bearer_token_ends_that_sign_ins_page_session(app):
+    user = make_account()
+    browser = app.test_client()
+    res = browser.post("/api/auth/login", json={"username": user.username, "password": DEFAULT_PASSWORD})
+    token = res.json["token"]
+    other_sign_in = sign_in(app, user)  # another sign-in of the same account stays
+    assert browser.get("/dashboard").status_code == 200
+    cookieless = app.test_client()  # a client that kept the token and never had the cookie
+    out = cookieless.post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"})
+    assert out.status_code == 200
+    gone = browser.get("/dashboard")
+    assert gone.status_code == 302 and "/login" in gone.headers["Location"]
+    assert (
+        browser.get("/api/modules/allowed", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+    )
+    assert other_sign_in.get("/dashboard").status_code == 200
+    assert db.session.scalar(select(func.count(PageSession.id))) == 1
+    # A revoked token ends nothing more: the other sign-in's session is untouched.
+    cookieless.post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"})
+    assert other_sign_in.get("/dashboard").status_code == 200
+
+
 def test_disabling_ends_every_session_and_token(app, api_headers):
     admin = make_admin(username="boss")
     user = make_account(username="worker")

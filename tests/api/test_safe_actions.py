@@ -4,15 +4,16 @@ page first and change nothing; confirmed, they act and offer Undo for a few seco
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from sibol.extensions import db
-from sibol.models import Account, RoleId
+from sibol.models import Account, RoleId, utcnow
+from sibol.models.auth import UndoOffer
 from sibol.models.household import HouseholdMember, RewardClaim
 from sibol.models.maintenance import MaintenanceRequest
-from sibol.web import safe_actions
 from tests.factories import make_account, make_admin
 from tests.factories_household import make_member, make_reward
 from tests.factories_maintenance import make_request
@@ -100,10 +101,11 @@ def test_cancel_asks_first_and_can_be_undone_for_a_few_seconds(client, staff):
     assert "too late to undo" in res.get_data(as_text=True) and status_of(req.id) == "ongoing"
 
 
-def test_undo_after_the_window_is_refused(client, staff, monkeypatch):
+def test_undo_after_the_window_is_refused(client, staff):
     req = make_request()
     client.post(f"/maintenance/requests/{req.id}/cancel", data={"remarks": "Wrong machine", "confirmed": "1"})
-    monkeypatch.setattr(safe_actions, "_now", lambda: 10.0**12)  # long after
+    db.session.execute(update(UndoOffer).values(expires_at=utcnow() - timedelta(seconds=1)))  # long after
+    db.session.commit()
     res = client.post(f"/maintenance/requests/{req.id}/undo-cancel", follow_redirects=True)
     assert "too late to undo" in res.get_data(as_text=True) and status_of(req.id) == "canceled"
 

@@ -1,15 +1,16 @@
-"""Lockout and sign-in limits against gunicorn with two worker processes:
-simultaneous guesses are all counted, and every worker shares one per-address limit."""
+"""Lockout and sign-in limits against gunicorn with two worker processes: simultaneous guesses
+are counted before any password is compared, from one address and from many, and every worker
+shares one per-address limit. Runs on SQLite, and on MariaDB with SIBOL_TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
+import threading
 
 import pytest
 import requests
 
-from tests.support.servers import live_server
+from tests.support.servers import ADMIN_PASSWORD, admin_headers, live_server
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +19,7 @@ def server(tmp_path_factory):
 
 
 WRONG_PASSWORD = "Wr0ng!pass"  # noqa: S105 - a test password
+PASSWORD = "Live-pass1!"  # noqa: S105 - a test password
 
 
 def api_login(server, address, username, password=WRONG_PASSWORD):
@@ -45,13 +47,58 @@ def page_login(server, address, username):
         return res.status_code, "locked" if "Too many failed sign-in" in res.text else None
 
 
-def test_simultaneous_wrong_passwords_are_all_counted(server):
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        answers = list(pool.map(lambda i: api_login(server, f"10.0.1.{i}", "admin"), range(16)))
-    # Exactly four wrong passwords are answered as such; the fifth locked the account.
+def at_once(calls) -> list:
+    """Run the calls in threads released together by a barrier; their answers in call order."""
+    barrier = threading.Barrier(len(calls))
+    answers: list = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        answers[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return answers
+
+
+def make_user(server, username: str) -> None:
+    res = requests.post(
+        f"{server.url}/api/admin/create",
+        json={
+            "FirstName": "Live",
+            "LastName": "User",
+            "Email": f"{username}@example.test",
+            "Roles": 2,
+            "Username": username,
+            "Password": PASSWORD,
+        },
+        headers=admin_headers(server.url),
+        timeout=30,
+    )
+    assert res.status_code == 201, res.text
+
+
+def test_simultaneous_wrong_passwords_from_one_address_lock_it_at_five(server):
+    answers = at_once([lambda: api_login(server, "10.0.1.1", "admin")] * 9)
+    # Exactly five were compared: four answered as wrong, the fifth began the lock.
     assert answers.count((401, "unauthorized")) == 4, answers
-    assert answers.count((429, "locked")) == 12, answers
-    assert api_login(server, "10.0.1.99", "admin", "Admin-pass1!") == (429, "locked")
+    assert answers.count((429, "locked")) == 5, answers
+    assert api_login(server, "10.0.1.1", "admin", ADMIN_PASSWORD) == (429, "locked")
+    # The owner elsewhere is not locked out.
+    assert api_login(server, "10.0.1.2", "admin", ADMIN_PASSWORD)[0] == 200
+
+
+def test_a_simultaneous_flood_from_many_addresses_gets_ten_checks(server):
+    make_user(server, "flooded")
+    assert api_login(server, "10.0.3.250", "flooded", PASSWORD)[0] == 200  # the owner's usual address
+    answers = at_once([lambda i=i: api_login(server, f"10.0.3.{i + 1}", "flooded") for i in range(24)])
+    assert answers.count((401, "unauthorized")) == 10, answers
+    assert answers.count((429, "throttled")) == 14, answers
+    assert api_login(server, "10.0.4.1", "flooded", PASSWORD) == (429, "throttled")  # 15 s to wait
+    assert api_login(server, "10.0.3.250", "flooded", PASSWORD)[0] == 200
 
 
 def test_page_and_api_share_one_limit_across_both_workers(server):
@@ -61,8 +108,7 @@ def test_page_and_api_share_one_limit_across_both_workers(server):
         name = f"nobody{i}"  # a different name each time: no account lock is involved
         return page_login(server, address, name) if i % 2 else api_login(server, address, name)
 
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        answers = list(pool.map(attempt, range(16)))
+    answers = at_once([lambda i=i: attempt(i) for i in range(16)])
     limited = [a for a in answers if a[0] == 429]
     assert len(answers) - len(limited) == 10, answers  # 10 a minute for one address, all workers
     assert all(code != "locked" for _status, code in limited)
