@@ -204,13 +204,47 @@ def test_put_without_status_clears_it(client, api_headers):
 def test_allowed_modules_is_a_plain_list_of_entries(client, api_headers):
     res = client.get("/api/modules/allowed", headers=api_headers(make_account(role=RoleId.HOUSEHOLD)))
     assert res.status_code == 200 and isinstance(res.json, list)
-    assert [(m["id"], m["key"], m["path"]) for m in res.json] == [
+    assert [(m["Module_id"], m["key"], m["path"]) for m in res.json] == [
         (1, "dashboard", "/dashboard"),
         (4, "household", "/household"),
         (5, "chat_support", "/chat-support"),
     ]
+    assert all("id" not in m for m in res.json)
     admin = client.get("/api/modules/allowed", headers=api_headers(make_admin())).json
-    assert {"id": 6, "key": "admin", "name": "Admin", "path": "/admin"}.items() <= admin[-1].items()
+    assert {"key": "admin", "name": "Admin", "path": "/admin", "Module_id": 6}.items() <= admin[-1].items()
+
+
+def spec_client_shows_admin_link(allowed) -> bool:
+    """Spec section 6, the allowed-modules half of the Admin link rule, read as the spec's client
+    reads the list (a list or an object map): it "includes the admin entry or id 1"."""
+    entries = list(allowed.values()) if isinstance(allowed, dict) else list(allowed)
+    for entry in entries:
+        if entry in (1, "1", "admin"):
+            return True
+        if isinstance(entry, dict) and (
+            entry.get("id") in (1, "1")
+            or entry.get("key") == "admin"
+            or entry.get("name") == "Admin"
+            or entry.get("path") == "/admin"
+        ):
+            return True
+    return False
+
+
+def test_the_admin_entry_marks_exactly_the_accounts_holding_module_6(client, api_headers):
+    """Every set of modules, under roles that do and do not default to Admin: the list shows the
+    Admin link exactly when the account holds module 6."""
+    seen = {True: 0, False: 0}
+    for mask in range(1 << 6):
+        modules = [m for m in range(1, 7) if mask & (1 << (m - 1))]
+        role = (RoleId.HOUSEHOLD, RoleId.STAFF, RoleId.OPERATOR, RoleId.ADMIN)[mask % 4]
+        account = make_account(role=role, modules=modules, password=None)
+        res = client.get("/api/modules/allowed", headers=api_headers(account))
+        assert res.status_code == 200
+        holds_admin = 6 in modules
+        assert spec_client_shows_admin_link(res.json) is holds_admin, (role, modules, res.json)
+        seen[holds_admin] += 1
+    assert seen == {True: 32, False: 32}
 
 
 # Cause 5: the household endpoints ----------------------------------------------------------------
