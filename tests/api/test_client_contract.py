@@ -128,6 +128,60 @@ def test_approval_mail_signs_in_on_the_client_and_sets_the_password_on_our_page(
     assert CLIENT not in sets_password.body
 
 
+def set_password_link(body: str) -> str:
+    return next(word for word in body.split() if "/set-password?token=" in word)
+
+
+@pytest.mark.parametrize(("app_overrides", "sign_in"), [({}, "/login"), (WITH_CLIENT, f"{CLIENT}/login")])
+def test_set_password_page_ends_on_the_clients_sign_in(client, api_headers, sign_in):
+    """The approval mail's set-password step (our page: the client has none) hands the new user
+    back to the sign-in they use: the client's /login when SIBOL_CLIENT_URL is set."""
+    pending = make_pending(email="first@example.test")
+    with mail.record_messages() as outbox:
+        res = client.post(
+            f"/api/admin/pending-accounts/{pending.id}/approve", headers=api_headers(make_admin())
+        )
+        assert res.status_code == 200
+    link = urlsplit(set_password_link(outbox[0].body))
+    assert f"{link.scheme}://{link.netloc}{link.path}" == "http://localhost/set-password"
+    token = parse_qs(link.query)["token"][0]
+    done = client.post(
+        "/set-password", data={"token": token, "newPassword": "Fir5t-Pass!", "confirmPassword": "Fir5t-Pass!"}
+    )
+    assert done.status_code == 302
+    assert done.headers["Location"] == f"{sign_in}?username={pending.username}"
+    signed_in = client.post("/api/auth/login", json={"username": pending.username, "password": "Fir5t-Pass!"})
+    assert signed_in.status_code == 200
+    # A spent or unknown link offers the way back to the same sign-in.
+    again = client.get(f"/set-password?token={token}").get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in again
+
+
+@pytest.mark.parametrize(("app_overrides", "sign_in"), [({}, "/login"), (WITH_CLIENT, f"{CLIENT}/login")])
+def test_reset_and_verification_pages_end_on_the_clients_sign_in(client, app, sign_in):
+    from tests.factories_auth import code_in
+
+    user = make_account(email="forgot@example.test")
+    with mail.record_messages() as outbox:
+        client.post("/forgot-password", data={"email": user.email})
+    code = code_in(outbox[0].body)
+    form = {"email": user.email, "code": code, "newPassword": "Rese7-Pass!", "confirmPassword": "Rese7-Pass!"}
+    done = client.post("/forgot-password/reset", data=form).get_data(as_text=True)
+    assert "Your password was reset successfully." in done
+    assert f'href="{sign_in}" id="forgot-close"' in done
+    verification = client.get("/email-verification?email=forgot%40example.test").get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in verification
+    pending = make_pending(email="waiting@example.test")
+    page = client.get(f"/pending-approval?username={pending.username}&email={pending.email}")
+    html = page.get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in html
+    assert f'"signInUrl": "{sign_in}"' in html  # where the island goes once the account is approved
+    db.session.get(Account, pending.id).status = "active"
+    db.session.commit()
+    checked = client.get(f"/pending-approval?username={pending.username}&check=1").get_data(as_text=True)
+    assert f'href="{sign_in}?username={pending.username}">Sign in' in checked
+
+
 @pytest.fixture
 def google(database_url, monkeypatch, tmp_path):
     """(test client, provider): an app with Google sign-in against a local provider and the
