@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..models import Account, Module
+
+
+def utc_text(when: datetime | None) -> str | None:
+    """A stored (naive UTC) instant as ISO 8601 with a Z, to the second; None stays None."""
+    return None if when is None else when.isoformat(timespec="seconds") + "Z"
+
+
+def password_state(account: Account) -> dict:
+    """Whether the account signs in with a temporary password, and until when (the sign-in
+    answer carries it beside the spec's fields)."""
+    return {
+        "passwordTemporary": account.password_is_temporary,
+        "passwordExpiresAt": utc_text(account.password_expires_at),
+    }
 
 
 def module_json(module: Module) -> dict:

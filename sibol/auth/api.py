@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..api import json_body, pick, text_field
-from ..api.serializers import allowed_module_json, user_json
+from ..api.serializers import allowed_module_json, password_state, user_json
 from ..errors import Invalid
 from ..extensions import limiter
 from ..identity.access import public, signed_in
@@ -37,6 +37,8 @@ def login():
         "token": token,
         "accessToken": token,
         "user": user_json(account),
+        # A temporary password (an administrator's, sibol/admin/service.py) signs in until then.
+        **password_state(account),
     }
 
 

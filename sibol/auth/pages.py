@@ -68,6 +68,8 @@ def login():
                 flash(err.message, "error")
             else:
                 service.start_session(account, with_token=False)
+                if account.password_is_temporary:  # an administrator's: straight to choosing one's own
+                    return redirect(url_for("auth.choose_password", next=request.args.get("next")))
                 return redirect(_safe_next(request.args.get("next")))
     status = 400 if request.method == "POST" else 200
     return render_template(
@@ -242,6 +244,35 @@ def set_password():
         "auth/set_password.html",
         token=token,
         account=account,
+        error=error,
+        password_rule=_(PASSWORD_RULE_MESSAGE),
+    ), (400 if error else 200)
+
+
+@bp.route("/choose-password", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+@signed_in
+def choose_password():
+    """After a sign-in with a temporary password the account sets its own here; `next` is where
+    it goes then. Without a temporary password, the profile is where a password changes."""
+    account = current_user
+    if not account.password_is_temporary:
+        return redirect(url_for("profile.index"))
+    target = request.values.get("next", "")[:500]
+    error = None
+    if request.method == "POST":
+        try:
+            recovery.replace_temporary_password(
+                account, request.form.get("newPassword", "")[:300], request.form.get("confirmPassword", "")
+            )
+        except ServiceError as err:
+            error = err.message
+        else:
+            flash(_("Your password is set."), "success")
+            return redirect(_safe_next(target))
+    return render_template(
+        "auth/choose_password.html",
+        next=target,
         error=error,
         password_rule=_(PASSWORD_RULE_MESSAGE),
     ), (400 if error else 200)

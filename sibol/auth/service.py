@@ -40,6 +40,9 @@ DISABLED = N_("Your account has been disabled. Contact your barangay administrat
 BARANGAY_INACTIVE = N_("Your barangay has been deactivated. Contact your city administrator.")
 WRONG = N_("Invalid username or password.")
 NO_PASSWORD = N_("Your account has no password yet. Use the link in your approval email or Forgot Password.")  # noqa: S105
+TEMPORARY_EXPIRED = N_(
+    "Your temporary password has expired. Set your own with the link in your account email, or use Forgot Password."
+)
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
@@ -98,6 +101,11 @@ def authenticate(username: str, password: str) -> Account:
     if not verify_password(account.password_hash, password):
         lockout.record_failure(key, account.id)
         raise Unauthorized(_(WRONG))
+    if account.password_expires_at is not None and account.password_expires_at <= utcnow():
+        # A temporary password past its time signs in no more; the try counts as a failed one,
+        # like any password that does not let the account in.
+        lockout.record_failure(key, account.id)
+        raise Unauthorized(_(TEMPORARY_EXPIRED), status="password_expired")
     _refuse_inactive(account)
     lockout.record_success(key)
     if needs_rehash(account.password_hash):

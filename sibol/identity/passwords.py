@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -20,6 +21,10 @@ _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 
 PASSWORD_RULE_MESSAGE = N_("Password must be at least 8 chars and include upper, lower, number, and symbol.")
 MAX_PASSWORD_LENGTH = 256
+MIN_PASSWORD_LENGTH = 8  # spec section 9; a temporary password needs it too
+# How long an administrator's temporary password signs in: as long as the set-password link the
+# account's e-mail carries beside it.
+TEMPORARY_PASSWORD_LIFETIME = timedelta(hours=72)
 
 
 def hash_password(password: str) -> str:
