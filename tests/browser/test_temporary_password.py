@@ -12,6 +12,7 @@ from selenium.webdriver.support.ui import Select
 from sibol.extensions import db
 from sibol.models import Account, utcnow
 from tests.factories import make_account, make_admin
+from tests.support.axe import axe_violations, describe
 from tests.support.browser import sign_in, wait
 
 TEMPORARY = "k3x9a0qz"  # 8 lower-case letters and digits: fails the password rule
@@ -53,11 +54,16 @@ def test_admin_gives_a_temporary_password_and_the_user_replaces_it(live_server, 
     browser.find_element(By.ID, "sign-in").click()
     wait(browser).until(path_is("/choose-password"))
     assert "You signed in with a temporary password" in browser.find_element(By.ID, "choose-intro").text
+    browser.set_script_timeout(30)
+    found = axe_violations(browser)
+    assert not found, describe(found)
 
     # Skipped for now: the banner says so on every page, with the way back.
     browser.get(f"{base}/dashboard")
     banner = wait(browser).until(EC.visibility_of_element_located((By.ID, "temporary-password")))
     assert "You are using a temporary password." in banner.text
+    found = axe_violations(browser)
+    assert not found, describe(found)
     banner.find_element(By.ID, "temporary-password-link").click()
     wait(browser).until(path_is("/choose-password"))
     browser.find_element(By.ID, "newPassword").send_keys(OWN)
