@@ -17,7 +17,7 @@ from sibol.models import Account, Machine, RoleId
 from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
 from tests.factories_admin import make_pending
-from tests.factories_auth import signup_body
+from tests.factories_auth import code_in, signup_body
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id, status_id
 from tests.support.google import google_flow, google_user
@@ -159,8 +159,6 @@ def test_set_password_page_ends_on_the_clients_sign_in(client, api_headers, sign
 
 @pytest.mark.parametrize(("app_overrides", "sign_in"), [({}, "/login"), (WITH_CLIENT, f"{CLIENT}/login")])
 def test_reset_and_verification_pages_end_on_the_clients_sign_in(client, app, sign_in):
-    from tests.factories_auth import code_in
-
     user = make_account(email="forgot@example.test")
     with mail.record_messages() as outbox:
         client.post("/forgot-password", data={"email": user.email})
