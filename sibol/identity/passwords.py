@@ -68,8 +68,7 @@ def password_advice(password: str) -> str | None:
     """What to change so the password meets the rule, in words; None when it already does.
 
     E.g. "Password needs an uppercase letter (A-Z) and a symbol such as ! # ? or @. Use at least 8
-    characters with upper- and lowercase letters, a number and a symbol." (the spec's
-    client generates 8 lowercase letters and digits for a blank password, and shows this text.)
+    characters with upper- and lowercase letters, a number and a symbol."
     """
     if len(password) > MAX_PASSWORD_LENGTH:
         return _("Password is too long: use at most %(count)s characters.", count=MAX_PASSWORD_LENGTH)
