@@ -1,23 +1,34 @@
 """Machines list, search and type-ahead latency with 120,305 machines, on SQLite and MariaDB.
 
-    .venv/bin/python bench/machines_bench.py [--count 120305] [--runs 50] [--only sqlite|mysql]
+    .venv/bin/python bench/machines_bench.py [--count 120305] [--runs 50] [--plain-runs 5]
+                                             [--only sqlite|mysql] [--smoke]
 
 Each database is built fresh (a temporary SQLite file; the MariaDB database
 sibol_bench_machines at SIBOL_BENCH_MYSQL_URL, default mysql://root@127.0.0.1:3306, created and
 dropped here), filled with `generate_machines` (what `flask generate-machines` runs), then every
 query goes through the Flask test client with a bearer token: routing, access check, service,
 SQL and JSON, everything but the network. p50/p95 over --runs runs after 3 warm-up runs.
+
+The plain list (GET /api/machines, no parameters: every machine, streamed) is read to its last
+byte --plain-runs times for each Accept-Encoding the spec's client's browser may send (none, gzip,
+Brotli): time to the last byte, bytes on the wire (as compressed), and once the peak of memory
+the Python heap held while one gzip answer was served and read (tracemalloc, a run of its own).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
+
+import brotli
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -101,18 +112,72 @@ def measure(app, token: str, runs: int) -> list[tuple[str, float, float, int]]:
                 total if total is not None else len(res.json["data"]),
             )
         )
-    started = time.perf_counter()
-    res = client.get("/api/machines", headers=headers)
-    plain_ms = (time.perf_counter() - started) * 1000
-    results.append(
-        (
-            f"plain list, no parameters ({len(res.data) / 1e6:.1f} MB JSON), 1 run",
-            plain_ms,
-            plain_ms,
-            len(res.json),
-        )
-    )
     return results
+
+
+PLAIN_ENCODINGS = (
+    ("none", "identity", bytes),
+    ("gzip", "gzip", gzip.decompress),
+    ("br", "br", brotli.decompress),
+)
+
+
+def read_plain_list(client, headers: dict) -> tuple[int, int, bytes | None]:
+    """(status, bytes on the wire) of one GET /api/machines read to its last byte, piece by piece
+    as a socket would send them (nothing is kept but the count)."""
+    res = client.get("/api/machines", headers=headers, buffered=False)
+    wire = sum(len(piece) for piece in res.response)
+    res.close()
+    return res.status_code, wire, res.headers.get("Content-Encoding")
+
+
+def measure_plain(app, token: str, runs: int) -> list[tuple[str, float, float, int, int]]:
+    """(Accept-Encoding, p50 ms, slowest ms, bytes on the wire, machines) for the plain list."""
+    client = app.test_client()
+    results = []
+    for label, accept, decode in PLAIN_ENCODINGS:
+        headers = {"Authorization": f"Bearer {token}", "Accept-Encoding": accept}
+        read_plain_list(client, headers)  # warm-up
+        times, wire = [], 0
+        for _ in range(runs):
+            started = time.perf_counter()
+            status, wire, encoding = read_plain_list(client, headers)
+            times.append((time.perf_counter() - started) * 1000)
+            assert status == 200 and (encoding or "identity") == accept, (status, encoding)
+        body = client.get("/api/machines", headers=headers).get_data()
+        results.append((label, statistics.median(times), max(times), wire, len(json.loads(decode(body)))))
+    return results
+
+
+def plain_peak_memory(app, token: str) -> int:
+    """The most the Python heap held above its start while one gzip plain list was served and read."""
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {token}", "Accept-Encoding": "gzip"}
+    read_plain_list(client, headers)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        read_plain_list(client, headers)
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def report_plain(name: str, results, peak: int) -> None:
+    print(f"\nPlain list (GET /api/machines, streamed), {name}: read to the last byte")
+    print(
+        f"| {'Accept-Encoding':<16} | {'p50 ms':>8} | {'max ms':>8} | {'on the wire':>12} | {'machines':>8} |"
+    )
+    print(f"|{'-' * 18}|{'-' * 10}|{'-' * 10}|{'-' * 14}|{'-' * 10}|")
+    for label, p50, slowest, wire, machines in results:
+        print(f"| {label:<16} | {p50:>8.1f} | {slowest:>8.1f} | {wire / 1e6:>9.3f} MB | {machines:>8} |")
+        summary(
+            f"machines ({name.split(' ')[0]})",
+            f"plain list, Accept-Encoding {label}",
+            f"p50 {p50:.0f} ms, max {slowest:.0f} ms, {wire / 1e6:.3f} MB on the wire, {machines} machines",
+        )
+    print(f"Peak Python heap while one gzip answer was served (tracemalloc): {peak / 1e6:.1f} MB")
+    summary(f"machines ({name.split(' ')[0]})", "plain list, peak Python heap (gzip)", f"{peak / 1e6:.1f} MB")
 
 
 def report(name: str, results, filled: float, count: int) -> None:
@@ -130,26 +195,35 @@ def report(name: str, results, filled: float, count: int) -> None:
         )
 
 
-def run_sqlite(count: int, runs: int) -> None:
+def measure_all(app, token: str, runs: int, plain_runs: int):
+    with app.app_context():
+        results = measure(app, token, runs)
+        plain = measure_plain(app, token, plain_runs)
+        peak = plain_peak_memory(app, token)
+        db.engine.dispose()
+    return results, plain, peak
+
+
+def run_sqlite(count: int, runs: int, plain_runs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="sibol-bench-") as folder:
         app, token, filled = build(f"sqlite:///{folder}/bench.sqlite3", count)
-        with app.app_context():
-            results = measure(app, token, runs)
-            db.engine.dispose()
-        report("SQLite (temporary file)", results, filled, count)
+        results, plain, peak = measure_all(app, token, runs, plain_runs)
+        name = "SQLite (temporary file)"
+        report(name, results, filled, count)
+        report_plain(name, plain, peak)
 
 
-def run_mysql(count: int, runs: int) -> None:
+def run_mysql(count: int, runs: int, plain_runs: int) -> None:
     made = mysql_database(MYSQL_DB)
     if made is None:
         return
     url, drop = made
     try:
         app, token, filled = build(url, count)
-        with app.app_context():
-            results = measure(app, token, runs)
-            db.engine.dispose()
-        report(f"MariaDB ({MYSQL_DB}, dropped afterwards)", results, filled, count)
+        results, plain, peak = measure_all(app, token, runs, plain_runs)
+        name = f"MariaDB ({MYSQL_DB}, dropped afterwards)"
+        report(name, results, filled, count)
+        report_plain(name, plain, peak)
     finally:
         drop()
 
@@ -159,19 +233,20 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=DEFAULT_GENERATED)
     parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--plain-runs", type=int, default=5, help="reads of the plain list per encoding")
     parser.add_argument("--only", choices=("sqlite", "mysql"))
     parser.add_argument("--smoke", action="store_true", help="a tiny run that proves the bench works")
     args = parser.parse_args(argv or [])
     if args.smoke:
-        args.count, args.runs = 500, 2
+        args.count, args.runs, args.plain_runs = 500, 2, 1
     print(
         f"Machines benchmark: {args.count:,} machines, {args.runs} runs per query, "
         f"through the Flask test client; {os.cpu_count()} CPUs"
     )
     if args.only in (None, "sqlite"):
-        run_sqlite(args.count, args.runs)
+        run_sqlite(args.count, args.runs, args.plain_runs)
     if args.only in (None, "mysql"):
-        run_mysql(args.count, args.runs)
+        run_mysql(args.count, args.runs, args.plain_runs)
 
 
 if __name__ == "__main__":

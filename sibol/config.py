@@ -220,6 +220,8 @@ def load_settings(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 11 * 1024 * 1024,  # uploads are checked at 10 MB; this is the hard stop
         "COMPRESS_MIMETYPES": ["text/html", "application/json", "text/css", "text/plain"],
         "COMPRESS_ALGORITHM": ["br", "gzip"],
+        # Streamed JSON (the machines plain list) too: Flask-Compress leaves gzip out by default.
+        "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,
         "SIBOL_TOKEN_TTL_HOURS": 24 * 7,
         "SIBOL_UPLOAD_DIR": os.environ.get("SIBOL_UPLOAD_DIR") or str(Path(instance_path) / "uploads"),

@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..api import int_field, json_body, pick, text_field
+from ..api.serializers import utc_text
 from ..data.export import wants_csv
 from ..data.listing import Page, page_args, page_json
 from ..errors import Invalid
@@ -140,14 +141,27 @@ def create():
             body, "Password", "password", label=_("Password"), required=False, max_length=256, strip=False
         ),
     )
-    message = _("Account created")
-    if created.set_password_link_sent:
-        message += f". A link to set the password was e-mailed to {created.account.email}."
+    expires_at = created.password_expires_at
+    if expires_at is not None:
+        message = _(
+            "Account created. The password is temporary: it works for 72 hours, or until the user "
+            "sets their own with the link e-mailed to %(email)s.",
+            email=created.account.email,
+        )
+    elif created.set_password_link_sent:
+        message = _(
+            "Account created. A link to set the password was e-mailed to %(email)s.",
+            email=created.account.email,
+        )
+    else:
+        message = _("Account created")
     return {
         "success": True,
         "message": message,
         "user": account_json(created.account),
         "setPasswordLinkSent": created.set_password_link_sent,
+        "passwordTemporary": expires_at is not None,
+        "passwordExpiresAt": utc_text(expires_at),
     }, 201
 
 

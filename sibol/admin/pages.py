@@ -165,7 +165,10 @@ def create_account():
     except ServiceError as err:
         return _account_form(None, values, err.message, err.status)
     return render_template(
-        "admin/created.html", account=created.account, link_sent=created.set_password_link_sent
+        "admin/created.html",
+        account=created.account,
+        link_sent=created.set_password_link_sent,
+        temporary_until=created.password_expires_at,
     ), 201
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
@@ -26,7 +27,14 @@ from ..household.residents.resident import ensure_member_for
 from ..i18n.languages import N_
 from ..identity import tenancy, usernames
 from ..identity.onetime import set_password_url
-from ..identity.passwords import hash_password, password_advice
+from ..identity.passwords import (
+    MAX_PASSWORD_LENGTH,
+    MIN_PASSWORD_LENGTH,
+    TEMPORARY_PASSWORD_LIFETIME,
+    hash_password,
+    meets_password_rule,
+    password_advice,
+)
 from ..identity.sessions import end_everything
 from ..inputs.fields import EMAIL_RE
 from ..models import (
@@ -39,6 +47,7 @@ from ..models import (
     Role,
     RoleId,
     account_modules,
+    utcnow,
 )
 from ..models.admin import AuditAction, AuditEntry
 from .queries import modules
@@ -178,6 +187,28 @@ def _commit_unique(*, flush_only: bool = False) -> None:
 class Created:
     account: Account
     set_password_link_sent: bool
+    # When the password the administrator typed stops signing in (a temporary one), else None.
+    password_expires_at: datetime | None = None
+
+
+def _password_expiry(password: str | None) -> datetime | None:
+    """None for no password or one that meets the rule; for one that does not (such as the 8
+    lowercase letters and digits the spec's client generates for a blank field), the end of
+    the temporary password's life. Refuses one shorter than the spec's minimum or too long."""
+    if not password or meets_password_rule(password):
+        return None
+    if len(password) > MAX_PASSWORD_LENGTH:
+        raise Invalid(password_advice(password) or "", field="Password")
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise Invalid(
+            _(
+                "A temporary password needs at least %(count)s characters. Leave it blank to e-mail "
+                "the user a link to set their own.",
+                count=MIN_PASSWORD_LENGTH,
+            ),
+            field="Password",
+        )
+    return utcnow() + TEMPORARY_PASSWORD_LIFETIME
 
 
 def create_account(
@@ -193,8 +224,11 @@ def create_account(
     password: str | None = None,
 ) -> Created:
     """A new active account. Username derived from the names (made unique) unless given.
-    With a blank password the user gets a single-use set-password link by e-mail; a password
-    typed by the admin is never echoed back or mailed."""
+    With a blank password the user gets a single-use set-password link by e-mail. A password
+    typed by the admin that meets the password rule is the account's password; one that does
+    not is temporary: it signs in for 72 hours or until the user sets their own (the page
+    sign-in then asks for it), and the e-mail carries the set-password link as well. A typed
+    password is never echoed back or mailed."""
     first_name, last_name = first_name.strip(), last_name.strip()
     email = email.strip().lower()  # stored normalised: unique without regard to case
     if not EMAIL_RE.match(email):
@@ -226,10 +260,7 @@ def create_account(
             raise Conflict(_("An account with this username already exists."), field="Username")
     else:
         username = usernames.unique(derived)
-    if password:
-        advice = password_advice(password)
-        if advice:  # says exactly what to change (the spec's client shows it in an alert)
-            raise Invalid(advice, field="Password")
+    expires_at = _password_expiry(password)
     account = Account(
         username=username,
         first_name=first_name,
@@ -240,11 +271,12 @@ def create_account(
         status=AccountStatus.ACTIVE,
         is_enabled=True,
         password_hash=hash_password(password) if password else None,
+        password_expires_at=expires_at,
         modules=chosen,
     )
     db.session.add(account)
     _commit_unique(flush_only=True)
-    link = None if password else set_password_url(account)
+    link = set_password_url(account) if not password or expires_at else None
     ensure_member_for(account)  # created active: a Household account gets its household now
     audit(AuditAction.CREATE, actor, account, role=role.id, access=[m.id for m in chosen])
     _commit_unique()
@@ -254,9 +286,10 @@ def create_account(
         "account_created",
         account=account,
         set_password_url=link,
+        temporary_password=expires_at is not None,
         role_name=role.name,
     )
-    return Created(account, link is not None)
+    return Created(account, link is not None, expires_at)
 
 
 def update_account(

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..api import json_body, pick, text_field
-from ..api.serializers import module_json, user_json
+from ..api.serializers import allowed_module_json, password_state, user_json
 from ..errors import Invalid
 from ..extensions import limiter
 from ..identity.access import public, signed_in
@@ -37,6 +37,8 @@ def login():
         "token": token,
         "accessToken": token,
         "user": user_json(account),
+        # A temporary password (an administrator's, sibol/admin/service.py) signs in until then.
+        **password_state(account),
     }
 
 
@@ -50,8 +52,9 @@ def logout():
 @bp.get("/modules/allowed")
 @signed_in
 def allowed_modules():
-    """A plain list of entries carrying id, key, name and path: a shape the spec names (section 3).
-    (An object {success, modules} would be read by the spec's client as a map of two modules.)"""
+    """A plain list of entries carrying key, name and path: a shape the spec names (section 3).
+    (An object {success, modules} would be read by the spec's client as a map of two modules.)
+    No entry carries `id`: see allowed_module_json."""
     # The modules themselves are the fixed reference rows seeded from MODULES: only the account's
     # module ids are needed, which a bearer request's account carries (sibol/identity/tokens.py).
     return [dict(_module_json(module_id)) for module_id in sorted(current_user.module_ids)]
@@ -60,7 +63,7 @@ def allowed_modules():
 @cache
 def _module_json(module_id: int) -> dict:
     key, name, path = MODULES[ModuleId(module_id)]
-    return module_json(Module(id=module_id, key=key, name=name, path=path))
+    return allowed_module_json(Module(id=module_id, key=key, name=name, path=path))
 
 
 @bp.get("/auth/barangays")

@@ -7,7 +7,7 @@ Each works as a plain form without JavaScript; the islands add the live behaviou
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -23,6 +23,7 @@ from ..identity.passwords import (
     strength_label,
 )
 from ..inputs.fields import field_errors
+from ..web.links import sign_in_url
 from . import google, limits, recovery, service
 
 bp = Blueprint("auth", __name__)
@@ -85,6 +86,8 @@ def login():
                 flash(err.message, "error")
             else:
                 service.start_session(account, with_token=False)
+                if account.password_is_temporary:  # an administrator's: straight to choosing one's own
+                    return redirect(url_for("auth.choose_password", next=request.args.get("next")))
                 return redirect(_safe_next(request.args.get("next")))
     status = 400 if request.method == "POST" else 200
     return render_template(
@@ -253,11 +256,41 @@ def set_password():
                 error = err.message
             else:
                 flash(_("Your password is set. You can now sign in."), "success")
-                return redirect(url_for("auth.login") + "?" + urlencode({"username": account.username}))
+                # The spec's client signs in on its own /login when SIBOL_CLIENT_URL is set.
+                return redirect(sign_in_url(username=account.username))
     return render_template(
         "auth/set_password.html",
         token=token,
         account=account,
+        error=error,
+        password_rule=_(PASSWORD_RULE_MESSAGE),
+    ), (400 if error else 200)
+
+
+@bp.route("/choose-password", methods=["GET", "POST"])
+@limiter.limit("10 per minute", methods=["POST"])
+@signed_in
+def choose_password():
+    """After a sign-in with a temporary password the account sets its own here; `next` is where
+    it goes then. Without a temporary password, the profile is where a password changes."""
+    account = current_user
+    if not account.password_is_temporary:
+        return redirect(url_for("profile.index"))
+    target = request.values.get("next", "")[:500]
+    error = None
+    if request.method == "POST":
+        try:
+            recovery.replace_temporary_password(
+                account, request.form.get("newPassword", "")[:300], request.form.get("confirmPassword", "")
+            )
+        except ServiceError as err:
+            error = err.message
+        else:
+            flash(_("Your password is set."), "success")
+            return redirect(_safe_next(target))
+    return render_template(
+        "auth/choose_password.html",
+        next=target,
         error=error,
         password_rule=_(PASSWORD_RULE_MESSAGE),
     ), (400 if error else 200)

@@ -11,10 +11,10 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from ..errors import Invalid
+from ..errors import Conflict, Invalid
 from ..extensions import db
 from ..identity import lockout, onetime, sessions
-from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule
+from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
 from ..identity.tokens import hash_secret
 from ..models import Account, AccountStatus, utcnow
 from ..models.auth import AccountToken, TokenPurpose
@@ -98,11 +98,31 @@ def reset_password(email: str, code: str, new_password: object) -> Account:
 
 
 def _set_password(account: Account, new_hash: str) -> None:
-    """New hash; every session and bearer token of the account ends; the owner is back, so every
-    sign-in lock of the account is lifted (the caller commits)."""
+    """New hash (the account's own: a temporary password ends); every session and bearer token
+    of the account ends; the owner is back, so every sign-in lock of the account is lifted (the
+    caller commits)."""
     account.password_hash = new_hash
+    account.password_expires_at = None
     sessions.end_everything(account)
     lockout.lift(account)
+
+
+def replace_temporary_password(account: Account, new_password: object, confirm: object) -> None:
+    """The set-your-password step after a sign-in with a temporary password: the new one meets
+    the rule and differs from the temporary one. This browser stays signed in; every other
+    session and token of the account ends."""
+    if not account.password_is_temporary:
+        raise Conflict(_("Your password is already your own. Change it on your profile."))
+    password = check_new_password(new_password)
+    if confirm != password:
+        raise Invalid(_("Passwords do not match"), field="confirmPassword")
+    if verify_password(account.password_hash, password):
+        raise Invalid(_("Choose a password different from the temporary one."), field="newPassword")
+    account.password_hash = hash_password(password)
+    account.password_expires_at = None
+    sessions.end_others(account)
+    db.session.commit()
+    sessions.keep_signed_in(account)
 
 
 def set_password_account(raw: str) -> Account:

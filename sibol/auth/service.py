@@ -23,7 +23,7 @@ from ..identity import lockout, onetime, sessions, usernames
 from ..identity.passwords import hash_password, needs_rehash, verify_password
 from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
-from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId
+from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import TokenPurpose
 from .mailings import verification_link
 from .tasks import verification_mail
@@ -40,6 +40,9 @@ DISABLED = N_("Your account has been disabled. Contact your barangay administrat
 BARANGAY_INACTIVE = N_("Your barangay has been deactivated. Contact your city administrator.")
 WRONG = N_("Invalid username or password.")
 NO_PASSWORD = N_("Your account has no password yet. Use the link in your approval email or Forgot Password.")  # noqa: S105
+TEMPORARY_EXPIRED = N_(
+    "Your temporary password has expired. Set your own with the link in your account email, or use Forgot Password."
+)
 
 # Spec section 5 messages.
 NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
@@ -111,6 +114,11 @@ def authenticate(username: str, password: str) -> Account:
     if not verify_password(account.password_hash, password):
         attempt.failed()
         raise Unauthorized(_(WRONG))
+    if account.password_expires_at is not None and account.password_expires_at <= utcnow():
+        # A temporary password past its time signs in no more; the try counts as a failed one,
+        # like any password that does not let the account in.
+        attempt.failed()
+        raise Unauthorized(_(TEMPORARY_EXPIRED), status="password_expired")
     attempt.succeeded()
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)

@@ -125,6 +125,20 @@ def _stream(statement: Select, chunk_rows: int, *, scalars: bool) -> Iterator[An
         result.close()
 
 
+def in_request_scope(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """A streamed body's pieces, produced inside this request's barangay scope. The rows are read
+    while the response streams, after the view has returned and the request's scope
+    (sibol/identity/tenancy) has been cleared: call this in the view, so the scope is carried
+    along (tests/api/test_tenant_isolation.py found exports leaking without it)."""
+    scope = tenancy.current_scope()
+
+    def generate() -> Iterator[bytes]:
+        with tenancy.scoped(scope):
+            yield from pieces
+
+    return generate()
+
+
 def export_filename(name: str) -> str:
     return f"{name}-{today().isoformat()}.csv"
 
@@ -137,15 +151,8 @@ def csv_response(name: str, headers: Sequence[Any], rows: Iterable[Any], shape: 
     line is sent and a refusal can no longer be a clean 400.
     """
     header_texts = [str(h) for h in headers]
-    # The rows are read while the response streams, after the view has returned and the
-    # request's barangay scope (sibol/tenancy.py) has been cleared: carry the scope along.
-    scope = tenancy.current_scope()
-
-    def generate() -> Iterator[bytes]:
-        with tenancy.scoped(scope):
-            yield from encode_rows(header_texts, (shape(row) for row in rows))
-
-    response = Response(stream_with_context(generate()), mimetype=CSV_MIMETYPE)
+    pieces = in_request_scope(encode_rows(header_texts, (shape(row) for row in rows)))
+    response = Response(stream_with_context(pieces), mimetype=CSV_MIMETYPE)
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{export_filename(name)}"'
     response.headers["Cache-Control"] = "no-store"

@@ -15,9 +15,44 @@ SCHEDULE_FIELDS = {
         "anyOf": [{"type": "array", "minItems": 1, "maxItems": 20, "items": text(100)}, text(2100)],
     },
     "dateOfCollection": DATE_2000S,
-    "status": {"type": "string", "enum": ["Pending", "Collected"], "description": "Pending unless told"},
+    "status": {
+        "type": "string",
+        "enum": ["Pending", "Collecting", "Collected", "Cancelled"],
+        "description": "Pending unless told",
+    },
     "totalWaste": KG,
 }
+# The spec's client's names of a schedule (sibol/household/client_schedules.py).
+CLIENT_ID = {**ID, "description": "An id (a number, or its digits as text)"}
+CLIENT_SCHEDULE_FIELDS = {
+    "Account_id": {**CLIENT_ID, "description": "The collector: an operator's Account_id from /api/operators"},
+    "Collector": text(100, "The collector's name as shown (the operator's name unless sent)"),
+    "Contact": {
+        "type": "string",
+        "pattern": "^[0-9+ ().-]{11,20}$",
+        "description": "A Philippine mobile number, 09XXXXXXXXX (also +63 9XX XXX XXXX)",
+    },
+    "Area": {
+        "description": "Area ids from /api/areas: one id, a list, a comma-joined text of ids; or area names",
+        "anyOf": [
+            CLIENT_ID,
+            {"type": "array", "minItems": 1, "maxItems": 20, "items": {"anyOf": [CLIENT_ID, text(100)]}},
+            text(2100),
+        ],
+    },
+    "sched_stat_id": {
+        "type": "integer",
+        "enum": [1, 2, 3, 4],
+        "description": "1 Collecting, 2 Pending (unless told), 3 Collected, 4 Cancelled",
+    },
+    "Date_of_collection": DATE_2000S,
+}
+CLIENT_SCHEDULE_ANSWER = obj(
+    {"success": {"type": "boolean"}, "message": STR, "Schedule_id": INT, "schedule": {"type": "object"}},
+    "success",
+    "Schedule_id",
+    "schedule",
+)
 REWARD_FIELDS = {
     "reward": text(120, "The reward's name (alias: name)"),
     "status": {
@@ -66,24 +101,55 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     # What the household screen of the spec's client reads (plain lists).
     ("api.household_client.schedules", "GET"): {
         "response": {"type": "array", "items": {"type": "object"}},
-        "summary": "Collection schedule rows, latest date first (a plain list, at most 10,000)",
+        "summary": "Collection schedule rows, latest date first (a plain list, at most 10,000), with the "
+        "client's Schedule_id, Account_id, Collector, Contact, Area, AreaName, sched_stat_id, "
+        "Date_of_collection beside our fields",
         "query": {**Q, "status": SCHEDULE_FIELDS["status"]},
         "errors": ["400"],
+    },
+    ("api.household_client.create_schedule", "POST"): {
+        "summary": "Add a collection schedule in the client's names",
+        "body": obj(CLIENT_SCHEDULE_FIELDS, "Account_id", "Contact", "Area", "Date_of_collection"),
+        "response": CLIENT_SCHEDULE_ANSWER,
+        "status": 201,
+        "errors": ["400", "415"],
+    },
+    ("api.household_client.update_schedule", "PUT"): {
+        "summary": "Change the fields sent of a collection schedule, in the client's names",
+        "body": obj(CLIENT_SCHEDULE_FIELDS),
+        "response": CLIENT_SCHEDULE_ANSWER,
+        "errors": ["400", "404", "415"],
+    },
+    ("api.household_client.delete_schedule", "DELETE"): {
+        "summary": "Delete a collection schedule",
+        "errors": ["404"],
     },
     ("api.household_client.areas", "GET"): {
         "response": {
             "type": "array",
-            "items": obj({"name": STR, "Area_Name": STR, "schedules": INT}, "name", "Area_Name"),
+            "items": obj(
+                {"Area_id": INT, "Area_Name": STR, "name": STR, "schedules": INT}, "Area_id", "Area_Name"
+            ),
         },
-        "summary": "The areas collection schedules cover, by name (names are free text), A to Z",
+        "summary": "The barangay's areas, A to Z, each with how many schedules cover it",
         "errors": [],
     },
     ("api.household_client.operators", "GET"): {
         "response": {
             "type": "array",
-            "items": obj({"name": STR, "contact": STR, "schedules": INT}, "name", "contact"),
+            "items": obj(
+                {
+                    "Account_id": INT,
+                    "Username": STR,
+                    "name": STR,
+                    "contact": {"type": "string", "nullable": True},
+                    "schedules": INT,
+                },
+                "Account_id",
+                "Username",
+            ),
         },
-        "summary": "The people who collect (maintenance persons of the schedules), A to Z",
+        "summary": "The accounts that can collect (active operators), by name A to Z",
         "errors": [],
     },
     ("api.household.leaderboard", "GET"): {

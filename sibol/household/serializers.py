@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..inputs.rules import kg_text
-from ..models import CollectionSchedule, HouseholdMember, Reward, RewardClaim
+from ..models import Area, CollectionSchedule, HouseholdMember, Reward, RewardClaim
+from .client_schedules import STATUS_IDS, Operator, mobile
 
 
 def schedule_json(s: CollectionSchedule) -> dict:
@@ -17,6 +18,48 @@ def schedule_json(s: CollectionSchedule) -> dict:
         "dateOfCollection": s.collection_date.isoformat(),
         "totalWaste": None if s.total_waste_g is None else s.total_waste_g / 1000,
         "totalWasteText": "" if s.total_waste_g is None else f"{kg_text(s.total_waste_g)} kg",
+    }
+
+
+def client_schedule_json(s: CollectionSchedule, area_ids: dict[str, int]) -> dict:
+    """A schedule for the spec's client: our fields and its database-style names beside them.
+    Area is the ids of the schedule's areas (area_ids: lower-cased name -> id), or their names
+    when one is not an area of the barangay (a name typed on our own form); AreaName shows them."""
+    names = s.area_names
+    ids = [area_ids.get(name.lower()) for name in names]
+    return {
+        **schedule_json(s),
+        "Schedule_id": s.id,
+        "Account_id": s.collector_id,
+        "Collector": s.maintenance_person,
+        "Contact": mobile(s.collector_contact) or s.collector_contact,
+        "Area": ids if all(i is not None for i in ids) else names,
+        "AreaName": ", ".join(names),
+        "sched_stat_id": STATUS_IDS.get(s.status),  # type: ignore[call-overload]
+        "Date_of_collection": s.collection_date.isoformat(),
+    }
+
+
+def client_area_json(area: Area, schedules: int) -> dict:
+    return {
+        "Area_id": area.id,
+        "Area_Name": area.name,
+        "name": area.name,
+        "area": area.name,
+        "schedules": schedules,
+    }
+
+
+def client_operator_json(operator: Operator) -> dict:
+    account = operator.account
+    return {
+        "Account_id": account.id,
+        "Username": account.username,
+        "name": account.full_name,
+        "maintenancePerson": account.full_name,
+        "contact": operator.contact,
+        "collectorContact": operator.contact,
+        "schedules": operator.schedules,
     }
 
 

@@ -15,6 +15,7 @@ from ..i18n.localtime import today
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import (
+    OPEN_COLLECTION_STATUSES,
     Barangay,
     CollectionArea,
     CollectionSchedule,
@@ -29,6 +30,7 @@ COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
 REWARD_STATUSES = tuple(s.value for s in RewardStatus)
 MEMBER_STATUSES = ("Active", "Inactive")
 DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
+UNCHANGED: typing.Any = object()  # update_schedule's collector_id when it stays as it is
 
 
 def _search_text(q: str | None) -> str:
@@ -118,36 +120,50 @@ def _set_areas(schedule: CollectionSchedule, names: list[str]) -> None:
     schedule.areas = [CollectionArea(name=name, position=i) for i, name in enumerate(names)]
 
 
-def create_schedule(data: dict) -> CollectionSchedule:
+def create_schedule(data: dict, *, collector_id: int | None = None) -> CollectionSchedule:
     """data: maintenancePerson, collectorContact, areas (list or comma text), dateOfCollection,
-    optional status (Pending) and totalWaste (kg). Raises Invalid naming every bad field."""
+    optional status (Pending) and totalWaste (kg). Raises Invalid naming every bad field.
+    collector_id: the collector's account, when the caller chose one (and checked it)."""
     values = _schedule_values(data)
     areas = values.pop("areas")
-    schedule = CollectionSchedule(**values)
+    schedule = CollectionSchedule(**values, collector_id=collector_id)
     _set_areas(schedule, areas)
     db.session.add(schedule)
     db.session.commit()
     return schedule
 
 
-def update_schedule(schedule_id: int, data: dict) -> CollectionSchedule:
-    """Changes the fields present in data (same names as create_schedule)."""
+def update_schedule(
+    schedule_id: int, data: dict, *, collector_id: typing.Any = UNCHANGED
+) -> CollectionSchedule:
+    """Changes the fields present in data (same names as create_schedule), and the collector's
+    account when collector_id is given."""
     schedule = get_schedule(schedule_id)
     values = _schedule_values(data, partial=True)
     if "areas" in values:
         _set_areas(schedule, values.pop("areas"))
     for key, value in values.items():
         setattr(schedule, key, value)
+    if collector_id is not UNCHANGED:
+        schedule.collector_id = collector_id
     db.session.commit()
     return schedule
 
 
+def delete_schedule(schedule_id: int) -> None:
+    """Removes the schedule and its areas; another barangay's or a gone one is NotFound."""
+    schedule = get_schedule(schedule_id)
+    db.session.delete(schedule)
+    db.session.commit()
+
+
 def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:
-    """The next pending collections, earliest (overdue included) first: the dashboard's panel."""
+    """The next pending (or under way) collections, earliest (overdue included) first: the
+    dashboard's panel."""
     return list(
         db.session.scalars(
             select(CollectionSchedule)
-            .where(CollectionSchedule.status == CollectionStatus.PENDING)
+            .where(CollectionSchedule.status.in_(OPEN_COLLECTION_STATUSES))
             .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
             .limit(limit)
         )
@@ -296,36 +312,3 @@ def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, 
     rule.updated_by_id = actor_id
     db.session.commit()
     return rule.waste_g, rule.points
-
-
-# What the spec's own client reads (household/client_api.py) -----------------------------------
-
-
-def schedule_areas() -> list[tuple[str, int]]:
-    """(area name, how many schedules cover it), by name ignoring case, A to Z."""
-    key = func.lower(CollectionArea.name)
-    rows = db.session.execute(
-        select(func.min(CollectionArea.name), func.count(func.distinct(CollectionArea.schedule_id)))
-        .group_by(key)
-        .order_by(key)
-    ).all()
-    return [(name, count) for name, count in rows]
-
-
-def collectors() -> list[tuple[str, str, int]]:
-    """(maintenance person, contact of their latest schedule, schedules), by person ignoring
-    case, A to Z."""
-    key = func.lower(CollectionSchedule.maintenance_person)
-    latest = (
-        select(
-            key.label("person"), func.max(CollectionSchedule.id).label("latest_id"), func.count().label("n")
-        )
-        .group_by(key)
-        .subquery()
-    )
-    rows = db.session.execute(
-        select(CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact, latest.c.n)
-        .join(latest, CollectionSchedule.id == latest.c.latest_id)
-        .order_by(latest.c.person)
-    ).all()
-    return [(name, contact, count) for name, contact, count in rows]

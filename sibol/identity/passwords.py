@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -20,6 +21,10 @@ _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 
 PASSWORD_RULE_MESSAGE = N_("Password must be at least 8 chars and include upper, lower, number, and symbol.")
 MAX_PASSWORD_LENGTH = 256
+MIN_PASSWORD_LENGTH = 8  # spec section 9; a temporary password needs it too
+# How long an administrator's temporary password signs in: as long as the set-password link the
+# account's e-mail carries beside it.
+TEMPORARY_PASSWORD_LIFETIME = timedelta(hours=72)
 
 
 def hash_password(password: str) -> str:
@@ -63,8 +68,7 @@ def password_advice(password: str) -> str | None:
     """What to change so the password meets the rule, in words; None when it already does.
 
     E.g. "Password needs an uppercase letter (A-Z) and a symbol such as ! # ? or @. Use at least 8
-    characters with upper- and lowercase letters, a number and a symbol." (the spec's
-    client generates 8 lowercase letters and digits for a blank password, and shows this text.)
+    characters with upper- and lowercase letters, a number and a symbol."
     """
     if len(password) > MAX_PASSWORD_LENGTH:
         return _("Password is too long: use at most %(count)s characters.", count=MAX_PASSWORD_LENGTH)

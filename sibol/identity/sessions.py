@@ -12,13 +12,14 @@ import secrets
 from datetime import timedelta
 from typing import Any, cast
 
-from flask import request, session
+from flask import g, request, session
+from flask_login import login_user
 from sqlalchemy import CursorResult, delete, select, update
 
 from ..extensions import db
 from ..models import Account, ApiToken, utcnow
 from ..models.auth import PageSession
-from .tokens import hash_secret, revoke_all_tokens
+from .tokens import bearer_from_request, hash_secret, revoke_all_tokens
 
 SESSION_KEY = "sibol_sid"
 TOUCH_EVERY = timedelta(minutes=5)  # how stale last_seen_at may get before a write refreshes it
@@ -103,6 +104,38 @@ def end_everything(account: Account) -> tuple[int, int]:
     """Every page session and bearer token of the account ends (the caller commits)."""
     account.session_epoch = (account.session_epoch or 0) + 1
     return end_all(account.id), revoke_all_tokens(account.id)
+
+
+def end_others(account: Account) -> None:
+    """Every page session and bearer token of the account ends but the caller's own (the caller
+    commits). The account's epoch moves on, so a browser caller must keep_signed_in() after the
+    commit (its cookie carries the old epoch)."""
+    account.session_epoch = (account.session_epoch or 0) + 1
+    raw = bearer_from_request()
+    keep_row = None if raw else current_row()
+    pages = delete(PageSession).where(PageSession.account_id == account.id)
+    if keep_row is not None:
+        pages = pages.where(PageSession.id != keep_row.id)
+    db.session.execute(pages)
+    conditions = [ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None)]
+    if raw:
+        conditions.append(ApiToken.token_hash != hash_secret(raw))
+    db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
+
+
+def keep_signed_in(account: Account) -> None:
+    """After end_others(): this browser's cookie takes the account's new epoch. It is no new
+    sign-in (is_relogin() says so to whoever listens to Flask-Login's user_logged_in)."""
+    if bearer_from_request() is not None:
+        return
+    g.sibol_relogin = True
+    # The account itself, not the current_user proxy: Flask-Login stores what it is given as the
+    # request's user, and a proxy to itself would recurse on the next current_user.
+    login_user(getattr(account, "_get_current_object", lambda: account)())
+
+
+def is_relogin() -> bool:
+    return bool(g.get("sibol_relogin"))
 
 
 def listing(account: Account) -> list[PageSession]:

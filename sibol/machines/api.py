@@ -7,7 +7,8 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 
 from ..api import int_field, json_body, text_field
-from ..data.export import wants_csv
+from ..data.export import stream_rows, wants_csv
+from ..data.jsonlist import json_list_response
 from ..data.listing import page_args, page_json
 from ..errors import Invalid
 from ..i18n.languages import bound_gettext
@@ -15,23 +16,33 @@ from ..identity.access import module_required
 from ..models import ModuleId, utcnow
 from ..telemetry.serializers import last_reading_json
 from . import exports, records, search, service
-from .serializers import area_json, chemical_additive_json, machine_json, status_json, waste_container_json
+from .serializers import (
+    area_json,
+    chemical_additive_json,
+    machine_json,
+    machine_row_json,
+    status_json,
+    waste_container_json,
+)
 
 bp = Blueprint("machines", __name__)
 
 PAGING_ARGS = ("q", "page", "per_page")
+PLAIN_LIST_CHUNK = 2_000  # machines per database fetch and per piece of the streamed plain list
 
 
 @bp.get("/machines")
 @module_required(ModuleId.MACHINES)
 def list_machines():
-    """No parameters: the spec's plain list of every machine. With q, page or per_page: one page,
+    """No parameters: the spec's plain list of every machine, streamed as it is read (compressed
+    when the client accepts gzip or Brotli). With q, page or per_page: one page,
     {data, total, page, per_page}; `count=0` skips the total (type-ahead). format=csv (or Accept:
     text/csv): every machine matching q as a CSV file."""
     if wants_csv():
         return exports.machines_csv(_query())
     if not any(name in request.args for name in PAGING_ARGS):
-        return [machine_json(m) for m in service.all_machines()]
+        rows = stream_rows(search.plain_list(), PLAIN_LIST_CHUNK)
+        return json_list_response(rows, machine_row_json, PLAIN_LIST_CHUNK)
     page, per_page = page_args(default_per_page=10)
     q = request.args.get("q", "")
     with_total = request.args.get("count", "1") != "0"

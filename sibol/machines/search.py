@@ -175,6 +175,30 @@ def machines_query(q: str | None = None) -> Select:
     return query.where(_matches(q, _matching_area_ids(q))) if q else query
 
 
+def plain_list() -> Select:
+    """Every machine in id order as plain rows of machine_json's fields (machine_row_json): the
+    spec's plain list, read by the cursor while it streams (see docs/performance.md)."""
+    area, status = cast(Table, Area.__table__), cast(Table, MachineStatus.__table__)
+    # The area and status through their tables, as listing_columns does: the Machine entity's
+    # barangay criteria stay in the WHERE clause and the outer joins stay outer.
+    return (
+        select(
+            Machine.id,
+            Machine.name,
+            Machine.area_id,
+            area.c.name,
+            Machine.status_id,
+            status.c.name,
+        )
+        .select_from(
+            outerjoin(Machine, area, Machine.area_id == area.c.id).outerjoin(
+                status, Machine.status_id == status.c.id
+            )
+        )
+        .order_by(Machine.id)
+    )
+
+
 def listing_columns(statement: Select) -> Select:
     """A page of machines as plain rows: machine_json's fields and the device's last
     reading in one SELECT, instead of Machine objects plus a second query for the devices."""

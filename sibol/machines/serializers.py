@@ -22,6 +22,20 @@ def machine_json(machine: Machine) -> dict:
     }
 
 
+def machine_row_json(row) -> dict:
+    """machine_json from a row of search.plain_list() (id, name, area id and name, status id and
+    name): the same fields in the same order, without a Machine object."""
+    machine_id, name, area_id, area_name, status_id, status_name = row
+    return {
+        "machine_id": machine_id,
+        "Name": name,
+        "Area_id": area_id,
+        "Area_Name": area_name,
+        "status_id": status_id,
+        "status_name": status_name,
+    }
+
+
 def status_json(status: MachineStatus) -> dict:
     return {"Mach_status_id": status.id, "Status": status.name}
 

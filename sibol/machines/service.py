@@ -27,11 +27,6 @@ def list_statuses() -> list[MachineStatus]:
     return list(db.session.scalars(select(MachineStatus).order_by(MachineStatus.id)))
 
 
-def all_machines() -> list[Machine]:
-    """Every machine in id order (the spec's plain list; see docs/performance.md)."""
-    return list(db.session.scalars(select(Machine).order_by(Machine.id)))
-
-
 def get_machine(machine_id: int | str | None) -> Machine:
     """The machine, or NotFound for unknown and malformed ids."""
     machine = get_by_id(Machine, machine_id)

@@ -179,6 +179,9 @@ class Account(Model):
     status: Mapped[str] = mapped_column(String(20), default=AccountStatus.EMAIL_PENDING, index=True)
     is_enabled: Mapped[bool] = mapped_column(Boolean, default=True)  # the spec's IsActive
     password_hash: Mapped[str | None] = mapped_column(String(255))
+    # Set while the password is a temporary one an administrator gave (one that does not meet the
+    # password rule): it signs in until then, or until the account sets its own (then None).
+    password_expires_at: Mapped[datetime | None] = mapped_column(DateTime)
     # Bumped to end every page session of the account (disable, password reset).
     session_epoch: Mapped[int] = mapped_column(Integer, default=0)
     is_sso: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -236,6 +239,10 @@ class Account(Model):
     @property
     def is_admin(self) -> bool:
         return self.role_id in (RoleId.ADMIN, RoleId.CITY_ADMIN) or self.has_module(ModuleId.ADMIN)
+
+    @property
+    def password_is_temporary(self) -> bool:
+        return self.password_expires_at is not None
 
     @property
     def full_name(self) -> str:

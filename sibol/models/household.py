@@ -18,6 +18,7 @@ __all__ = [
     "CollectionArea",
     "CollectionSchedule",
     "CollectionStatus",
+    "OPEN_COLLECTION_STATUSES",
     "EnergyReading",
     "HouseholdMember",
     "PointRule",
@@ -29,8 +30,16 @@ __all__ = [
 
 
 class CollectionStatus(enum.StrEnum):
+    # The spec's client numbers them (sched_stat_id): 1 Collecting, 2 Pending, 3 Collected,
+    # 4 Cancelled (sibol/household/client_schedules.py).
     PENDING = "Pending"
+    COLLECTING = "Collecting"
     COLLECTED = "Collected"
+    CANCELLED = "Cancelled"
+
+
+# A collection still to happen (or happening): what the dashboard and "My household" look ahead to.
+OPEN_COLLECTION_STATUSES = (CollectionStatus.PENDING, CollectionStatus.COLLECTING)
 
 
 class RewardStatus(enum.StrEnum):
@@ -44,6 +53,11 @@ class CollectionSchedule(TenantOwned, Model):
     __tablename__ = "collection_schedules"
     id: Mapped[int] = mapped_column(primary_key=True)
     maintenance_person: Mapped[str] = mapped_column(String(100))
+    # The collector's account when one was chosen (the spec's client picks an operator); the
+    # name above is what the schedule shows either way.
+    collector_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
     collector_contact: Mapped[str] = mapped_column(String(254))
     collection_date: Mapped[date] = mapped_column(Date, index=True)
     status: Mapped[str] = mapped_column(String(20), default=CollectionStatus.PENDING, index=True)

@@ -8,10 +8,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flask import current_app, g, request
+from flask import current_app, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import login_user
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -25,7 +24,6 @@ from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
-from ..models.auth import PageSession
 
 SIGN_INS_SHOWN = 10
 SIGN_INS_KEPT = 50
@@ -63,8 +61,8 @@ def record_sign_in(account: Account, method: str) -> None:
 
 def on_user_logged_in(_app, user: Account) -> None:
     """flask_login's user_logged_in: the page form, the API login and Google all sign in here."""
-    if g.get("sibol_profile_relogin"):
-        return  # the password change re-signs this browser in: not a new sign-in
+    if sessions.is_relogin():
+        return  # a password change re-signs this browser in: not a new sign-in
     endpoint = request.endpoint or ""
     method = SignInMethod.GOOGLE if "google" in endpoint.split(".") else SignInMethod.PASSWORD
     record_sign_in(user, method)
@@ -123,21 +121,6 @@ def active_sessions(account: Account) -> list[ActiveSession]:
         ActiveSession("token", t.created_at, t.last_used_at, t.token_hash == current_hash) for t in tokens
     ]
     return found
-
-
-def _end_other_sessions(account: Account) -> None:
-    """Every page session and token of the account ends but the caller's own (the caller commits)."""
-    account.session_epoch = (account.session_epoch or 0) + 1
-    raw = bearer_from_request()
-    keep_row = None if raw else sessions.current_row()
-    pages = delete(PageSession).where(PageSession.account_id == account.id)
-    if keep_row is not None:
-        pages = pages.where(PageSession.id != keep_row.id)
-    db.session.execute(pages)
-    conditions = [ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None)]
-    if raw:
-        conditions.append(ApiToken.token_hash != hash_secret(raw))
-    db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
 
 
 def sign_out_everywhere(account: Account) -> tuple[int, int]:
@@ -305,13 +288,10 @@ def change_password(account: Account, current: object, new: object) -> None:
         errors.add("newPassword", _("Choose a password different from the current one."))
     errors.raise_if_any()
     account.password_hash = hash_password(str(new))
-    _end_other_sessions(account)
+    account.password_expires_at = None  # its own password now, should it have had a temporary one
+    sessions.end_others(account)
     db.session.commit()
-    if bearer_from_request() is None:
-        g.sibol_profile_relogin = True
-        # The account itself, not the current_user proxy: Flask-Login stores what it is given as
-        # the request's user, and a proxy to itself would recurse on the next current_user.
-        login_user(getattr(account, "_get_current_object", lambda: account)())  # the new epoch
+    sessions.keep_signed_in(account)
 
 
 def _check_current(account: Account, current: str, errors: Errors) -> None:

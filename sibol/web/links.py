@@ -47,6 +47,12 @@ def email_link(path: str, query: Query = None) -> str:
     return (base or current_app.config["SIBOL_BASE_URL"]) + _with(path, query, None)
 
 
+def sign_in_url(**query: Any) -> str:
+    """Where a page that ends on a sign-in leads (set password, reset done, verification): the
+    client's /login when configured, else ours (a Jinja global)."""
+    return redirect_target("/login", query or None)
+
+
 def sign_in_base() -> str:
     """The address whose /login e-mails point at (the client's when configured)."""
     return client_base() or current_app.config["SIBOL_BASE_URL"]

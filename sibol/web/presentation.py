@@ -19,7 +19,7 @@ BADGE_COLOURS: dict[str, tuple[dict[str, str], str]] = {
         "blue",
     ),
     "container": ({"Full": "red"}, "green"),
-    "collection": ({"Collected": "green"}, "yellow"),
+    "collection": ({"Collected": "green", "Collecting": "blue", "Cancelled": "grey"}, "yellow"),
     "membership": ({"Active": "green"}, "grey"),
     "reward": ({"Available": "green"}, "grey"),
     # Spec section 4: Urgent red, Critical orange, Mild yellow, unknown grey.

@@ -115,9 +115,9 @@ def test_allowed_modules_lists_the_callers_modules(client, api_headers):
     res = client.get("/api/modules/allowed", headers=api_headers(user))
     assert res.status_code == 200
     modules = res.json  # a plain list (spec section 3;)
-    assert [m["id"] for m in modules] == [1, 4, 5]
-    assert {k: modules[1][k] for k in ("id", "key", "name", "path")} == {
-        "id": 4,
+    assert [m["Module_id"] for m in modules] == [1, 4, 5]
+    assert {k: modules[1][k] for k in ("Module_id", "key", "name", "path")} == {
+        "Module_id": 4,
         "key": "household",
         "name": "Household",
         "path": "/household",

@@ -9,7 +9,7 @@ import pytest
 from flask import g
 from sqlalchemy import event, select
 
-from sibol.api.serializers import module_json
+from sibol.api.serializers import allowed_module_json
 from sibol.extensions import db
 from sibol.identity.tokens import account_for_token
 from sibol.models import Account, Barangay, Module, ModuleId, RoleId
@@ -51,7 +51,9 @@ def bearer(account: Account) -> dict:
 
 def test_allowed_modules_are_the_accounts_modules_from_the_database(client):
     account = make_account(role=RoleId.OPERATOR, modules=[1, 3, 5])
-    expected = [module_json(m) for m in db.session.scalars(select(Module).where(Module.id.in_([1, 3, 5])))]
+    expected = [
+        allowed_module_json(m) for m in db.session.scalars(select(Module).where(Module.id.in_([1, 3, 5])))
+    ]
     res = client.get("/api/modules/allowed", headers=bearer(account))
     assert res.status_code == 200
     assert res.get_json() == expected

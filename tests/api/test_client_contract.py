@@ -17,7 +17,7 @@ from sibol.models import Account, Machine, RoleId
 from tests.auth_oauth_provider import OAuthProvider
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
 from tests.factories_admin import make_pending
-from tests.factories_auth import signup_body
+from tests.factories_auth import code_in, signup_body
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id, status_id
 from tests.support.google import google_flow, google_user
@@ -128,6 +128,58 @@ def test_approval_mail_signs_in_on_the_client_and_sets_the_password_on_our_page(
     assert CLIENT not in sets_password.body
 
 
+def set_password_link(body: str) -> str:
+    return next(word for word in body.split() if "/set-password?token=" in word)
+
+
+@pytest.mark.parametrize(("app_overrides", "sign_in"), [({}, "/login"), (WITH_CLIENT, f"{CLIENT}/login")])
+def test_set_password_page_ends_on_the_clients_sign_in(client, api_headers, sign_in):
+    """The approval mail's set-password step (our page: the client has none) hands the new user
+    back to the sign-in they use: the client's /login when SIBOL_CLIENT_URL is set."""
+    pending = make_pending(email="first@example.test")
+    with mail.record_messages() as outbox:
+        res = client.post(
+            f"/api/admin/pending-accounts/{pending.id}/approve", headers=api_headers(make_admin())
+        )
+        assert res.status_code == 200
+    link = urlsplit(set_password_link(outbox[0].body))
+    assert f"{link.scheme}://{link.netloc}{link.path}" == "http://localhost/set-password"
+    token = parse_qs(link.query)["token"][0]
+    done = client.post(
+        "/set-password", data={"token": token, "newPassword": "Fir5t-Pass!", "confirmPassword": "Fir5t-Pass!"}
+    )
+    assert done.status_code == 302
+    assert done.headers["Location"] == f"{sign_in}?username={pending.username}"
+    signed_in = client.post("/api/auth/login", json={"username": pending.username, "password": "Fir5t-Pass!"})
+    assert signed_in.status_code == 200
+    # A spent or unknown link offers the way back to the same sign-in.
+    again = client.get(f"/set-password?token={token}").get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in again
+
+
+@pytest.mark.parametrize(("app_overrides", "sign_in"), [({}, "/login"), (WITH_CLIENT, f"{CLIENT}/login")])
+def test_reset_and_verification_pages_end_on_the_clients_sign_in(client, app, sign_in):
+    user = make_account(email="forgot@example.test")
+    with mail.record_messages() as outbox:
+        client.post("/forgot-password", data={"email": user.email})
+    code = code_in(outbox[0].body)
+    form = {"email": user.email, "code": code, "newPassword": "Rese7-Pass!", "confirmPassword": "Rese7-Pass!"}
+    done = client.post("/forgot-password/reset", data=form).get_data(as_text=True)
+    assert "Your password was reset successfully." in done
+    assert f'href="{sign_in}" id="forgot-close"' in done
+    verification = client.get("/email-verification?email=forgot%40example.test").get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in verification
+    pending = make_pending(email="waiting@example.test")
+    page = client.get(f"/pending-approval?username={pending.username}&email={pending.email}")
+    html = page.get_data(as_text=True)
+    assert f'href="{sign_in}">Back to Login' in html
+    assert f'"signInUrl": "{sign_in}"' in html  # where the island goes once the account is approved
+    db.session.get(Account, pending.id).status = "active"
+    db.session.commit()
+    checked = client.get(f"/pending-approval?username={pending.username}&check=1").get_data(as_text=True)
+    assert f'href="{sign_in}?username={pending.username}">Sign in' in checked
+
+
 @pytest.fixture
 def google(database_url, monkeypatch, tmp_path):
     """(test client, provider): an app with Google sign-in against a local provider and the
@@ -204,13 +256,47 @@ def test_put_without_status_clears_it(client, api_headers):
 def test_allowed_modules_is_a_plain_list_of_entries(client, api_headers):
     res = client.get("/api/modules/allowed", headers=api_headers(make_account(role=RoleId.HOUSEHOLD)))
     assert res.status_code == 200 and isinstance(res.json, list)
-    assert [(m["id"], m["key"], m["path"]) for m in res.json] == [
+    assert [(m["Module_id"], m["key"], m["path"]) for m in res.json] == [
         (1, "dashboard", "/dashboard"),
         (4, "household", "/household"),
         (5, "chat_support", "/chat-support"),
     ]
+    assert all("id" not in m for m in res.json)
     admin = client.get("/api/modules/allowed", headers=api_headers(make_admin())).json
-    assert {"id": 6, "key": "admin", "name": "Admin", "path": "/admin"}.items() <= admin[-1].items()
+    assert {"key": "admin", "name": "Admin", "path": "/admin", "Module_id": 6}.items() <= admin[-1].items()
+
+
+def spec_client_shows_admin_link(allowed) -> bool:
+    """Spec section 6, the allowed-modules half of the Admin link rule, read as the spec's client
+    reads the list (a list or an object map): it "includes the admin entry or id 1"."""
+    entries = list(allowed.values()) if isinstance(allowed, dict) else list(allowed)
+    for entry in entries:
+        if entry in (1, "1", "admin"):
+            return True
+        if isinstance(entry, dict) and (
+            entry.get("id") in (1, "1")
+            or entry.get("key") == "admin"
+            or entry.get("name") == "Admin"
+            or entry.get("path") == "/admin"
+        ):
+            return True
+    return False
+
+
+def test_the_admin_entry_marks_exactly_the_accounts_holding_module_6(client, api_headers):
+    """Every set of modules, under roles that do and do not default to Admin: the list shows the
+    Admin link exactly when the account holds module 6."""
+    seen = {True: 0, False: 0}
+    for mask in range(1 << 6):
+        modules = [m for m in range(1, 7) if mask & (1 << (m - 1))]
+        role = (RoleId.HOUSEHOLD, RoleId.STAFF, RoleId.OPERATOR, RoleId.ADMIN)[mask % 4]
+        account = make_account(role=role, modules=modules, password=None)
+        res = client.get("/api/modules/allowed", headers=api_headers(account))
+        assert res.status_code == 200
+        holds_admin = 6 in modules
+        assert spec_client_shows_admin_link(res.json) is holds_admin, (role, modules, res.json)
+        seen[holds_admin] += 1
+    assert seen == {True: 32, False: 32}
 
 
 # Cause 5: the household endpoints ----------------------------------------------------------------
@@ -243,17 +329,7 @@ def test_household_endpoints_answer_the_clients_shapes(client, api_headers):
     assert rows[0]["collectorContact"] == "maria@example.test"
     collected = client.get("/api/schedules?status=Collected&q=PUROK", headers=headers).json
     assert [r["dateOfCollection"] for r in collected] == ["2026-03-01"]
-    areas = client.get("/api/areas", headers=headers).json
-    assert [(a["Area_Name"], a["schedules"]) for a in areas] == [
-        ("Purok 1", 2),
-        ("Purok 2", 1),
-        ("Purok 3", 1),
-    ]
-    operators = client.get("/api/operators", headers=headers).json
-    assert [(o["name"], o["contact"], o["schedules"]) for o in operators] == [
-        ("Jose Rizal", "0917 000 0000", 1),
-        ("maria santos", "maria@example.test", 2),
-    ]
+    # The client's own names, areas and operators: tests/api/test_client_schedules.py.
     bad = client.get("/api/schedules?status=Lost", headers=headers)
     assert bad.status_code == 400 and bad.json["field"] == "status"
 
@@ -266,29 +342,33 @@ def test_household_endpoints_follow_the_household_access_rule(client, api_header
     operator = client.get(path, headers=api_headers(no_module))
     assert operator.status_code == 403 and operator.json["module"] == 4
     staff = client.get(path, headers=api_headers(make_account(role=RoleId.STAFF)))
-    assert staff.status_code == 200 and staff.json == []
+    assert staff.status_code == 200 and isinstance(staff.json, list)
 
 
-# Cause 6: weak password message -----------------------------------------------------------------
+# Cause 6: the client's generated password ---------------------------------------------------------
+# (the temporary password's own rules are in tests/api/test_temporary_password.py)
 
 
-def test_admin_create_with_the_clients_generated_password_says_what_to_change(client, api_headers):
+def test_admin_create_with_the_clients_generated_password_makes_it_temporary(client, api_headers):
     body = {
         "FirstName": "Lito",
         "LastName": "Reyes",
         "Email": "lito@example.test",
         "Roles": 3,
-        "Password": "k3x9a0qz",
+        "Password": "k3x9a0qz",  # 8 lower-case letters and digits, as the client generates for a blank one
     }
-    res = client.post("/api/admin/create", json=body, headers=api_headers(make_admin()))
-    assert res.status_code == 400 and res.json["field"] == "Password"
-    assert res.json["message"] == (
-        "Password needs an uppercase letter (A-Z) and a symbol such as ! # ? or @. "
-        "Use at least 8 characters with upper- and lowercase letters, a number and a symbol."
-    )
-    assert db.session.query(Account).filter_by(email="lito@example.test").count() == 0
-    body["Password"] = "K3x9a0q!"
-    assert client.post("/api/admin/create", json=body, headers=api_headers(make_admin())).status_code == 201
+    with mail.record_messages() as outbox:
+        res = client.post("/api/admin/create", json=body, headers=api_headers(make_admin()))
+    assert res.status_code == 201 and res.json["passwordTemporary"] is True
+    assert res.json["setPasswordLinkSent"] is True and "k3x9a0qz" not in res.get_data(as_text=True)
+    (message,) = outbox
+    assert "/set-password?token=" in message.body and "k3x9a0qz" not in message.body + message.html
+    login = client.post("/api/auth/login", json={"username": "lito.reyes", "password": "k3x9a0qz"})
+    assert login.status_code == 200 and login.json["passwordTemporary"] is True
+    assert login.json["user"]["Username"] == "lito.reyes"
+    body.update(Email="strong@example.test", FirstName="Lita", Password="K3x9a0q!")
+    strong = client.post("/api/admin/create", json=body, headers=api_headers(make_admin()))
+    assert strong.status_code == 201 and strong.json["passwordTemporary"] is False
 
 
 # The client's fallback paths ------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def test_update_schedule_areas_status_and_weight(client, headers):
         ),
         ({"totalWaste": "-2"}, "totalWaste", "Total waste cannot be negative."),
         ({"totalWaste": "lots"}, "totalWaste", "Total waste must be a number of kilograms."),
-        ({"status": "Lost"}, "status", "Status must be one of: Pending, Collected."),
+        ({"status": "Lost"}, "status", "Status must be one of: Pending, Collecting, Collected, Cancelled."),
         (
             {"maintenancePerson": "x" * 101},
             "maintenancePerson",

@@ -21,8 +21,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 
 from sibol.extensions import db, mail
-from sibol.models import Account, AccountStatus, Machine
-from tests.factories import DEFAULT_PASSWORD, make_admin, make_machine
+from sibol.models import Account, AccountStatus, CollectionSchedule, Machine, RoleId
+from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id, status_id
 
@@ -67,7 +67,16 @@ def test_spec_client_on_another_origin_works_after_visiting_our_pages(
         admin = make_admin(email="boss@example.test")
         machine = make_machine("Digester One", status_id=status_id("Active"))
         make_schedule(areas=("Purok 5",), person="Maria Santos")
-        ids = {"username": admin.username, "machine": machine.id, "area": area_id("Purok 1")}
+        operator = make_account(
+            role=RoleId.OPERATOR, first_name="Maria", last_name="Santos", username="maria"
+        )
+        areas = {n: area_id(f"Purok {n}") for n in (1, 2)}
+        ids = {
+            "username": admin.username,
+            "machine": machine.id,
+            "area": areas[1],
+            "operator": operator.username,
+        }
 
     browser.get(f"{live_server.url}/login")  # one of our pages: the browser now holds our cookie
     assert "session" in {cookie["name"] for cookie in browser.get_cookies()}
@@ -89,15 +98,33 @@ def test_spec_client_on_another_origin_works_after_visiting_our_pages(
     assert answered("cookie-write-without-bearer", 400)["message"] == EXPIRED
     assert [m["key"] for m in answered("modules", 200)][-1] == "admin"
     assert answered("machine-no-status", 200)["data"]["status_id"] is None
-    assert [r["maintenancePerson"] for r in answered("schedules", 200)] == ["Maria Santos"]
-    assert [a["name"] for a in answered("areas", 200)] == ["Purok 5"]
-    assert [o["name"] for o in answered("operators", 200)] == ["Maria Santos"]
+    assert [(m["machine_id"], m["Name"]) for m in answered("machines-plain", 200)] == [
+        (machine.id, "Digester One")
+    ]
+    assert [r["Collector"] for r in answered("schedules", 200)] == ["Maria Santos"]
+    assert [a["Area_Name"] for a in answered("areas", 200)] == [f"Purok {n}" for n in range(1, 6)]
+    assert [(o["Username"], o["name"]) for o in answered("operators", 200)] == [("maria", "Maria Santos")]
+    added = answered("schedule-add", 201)["schedule"]
+    assert (added["Account_id"], added["Area"], added["sched_stat_id"]) == (
+        operator.id,
+        [areas[1], areas[2]],
+        2,
+    )
+    assert answered("schedule-edit", 200)["schedule"]["Collector"] == "Maria S. Santos"
+    edited = [r for r in answered("schedules-after-edit", 200) if r["Schedule_id"] == added["Schedule_id"]]
+    assert [(r["sched_stat_id"], r["AreaName"]) for r in edited] == [(3, "Purok 1, Purok 2")]
+    assert answered("schedule-delete", 200)["success"] is True
+    assert answered("create-user", 201)["passwordTemporary"] is True
     assert answered("fallback-pending", 404)["message"] == "Not found."
     assert answered("logout", 200)["success"] is True
+    new_user = answered("login-new-user", 200)
+    assert new_user["user"]["Username"] == "lito.reyes" and new_user["passwordTemporary"] is True
+    assert answered("logout-new-user", 200)["success"] is True
     assert answered("login-again", 200)["user"]["Username"] == admin.username
 
     with in_app():
         assert db.session.get(Machine, machine.id).status_id is None
+        assert db.session.get(CollectionSchedule, added["Schedule_id"]) is None
     # What a person sees on the client's page: every step with its answer.
     table = browser.find_element(By.ID, "steps").text
     assert "signup 201 Registration successful. Check your email to verify your address." in table

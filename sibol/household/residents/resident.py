@@ -14,11 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from ...errors import Conflict, Invalid, NotFound
 from ...extensions import db
 from ...models import (
+    OPEN_COLLECTION_STATUSES,
     Account,
     ClaimState,
     CollectionArea,
     CollectionSchedule,
-    CollectionStatus,
     HouseholdMember,
     MemberCollection,
     Reward,
@@ -59,13 +59,14 @@ def reserved_points(member: HouseholdMember) -> int:
 
 
 def next_collection(member: HouseholdMember, today: date) -> tuple[CollectionSchedule | None, bool]:
-    """The earliest pending collection from today on whose areas include the member's area (its
+    """The earliest pending (or under way) collection from today on whose areas include the member's area (its
     barangay), and True; when none names it, the barangay's next pending collection and False
     (members carry no purok, and schedules are usually by purok)."""
     upcoming = (
         select(CollectionSchedule)
         .where(
-            CollectionSchedule.status == CollectionStatus.PENDING, CollectionSchedule.collection_date >= today
+            CollectionSchedule.status.in_(OPEN_COLLECTION_STATUSES),
+            CollectionSchedule.collection_date >= today,
         )
         .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
         .limit(1)

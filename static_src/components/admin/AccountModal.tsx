@@ -17,6 +17,8 @@ export interface CreatedResult {
   email: string | null;
   /** True when the server e-mailed a single-use set-password link (no password was typed). */
   setPasswordLinkSent: boolean;
+  /** True when the typed password does not meet the rule: it works for 72 hours (temporary). */
+  passwordTemporary: boolean;
 }
 
 export interface AccountModalProps extends AdminProps {
@@ -86,14 +88,16 @@ export function AccountModal(props: AccountModalProps) {
           Password: password,
         };
         if (barangay) body.Barangay_id = Number(barangay);
-        const res = await api.post<{ user?: AdminAccount; setPasswordLinkSent?: boolean }>(
-          "/api/admin/create",
-          body,
-        );
+        const res = await api.post<{
+          user?: AdminAccount;
+          setPasswordLinkSent?: boolean;
+          passwordTemporary?: boolean;
+        }>("/api/admin/create", body);
         setCreated({
           username: res.user?.Username ?? deriveUsername(firstName, lastName),
           email: res.user?.Email ?? email,
           setPasswordLinkSent: Boolean(res.setPasswordLinkSent),
+          passwordTemporary: Boolean(res.passwordTemporary),
         });
       }
     } catch (err) {
@@ -121,6 +125,14 @@ export function AccountModal(props: AccountModalProps) {
               username: <strong data-created-username>{created.username}</strong>,
             })}
           </p>
+          {created.passwordTemporary && (
+            <p data-password-temporary>
+              {t(
+                "The password you entered is temporary: it works for 72 hours, or until {username} sets their own. It is not shown or e-mailed.",
+                { username: created.username },
+              )}
+            </p>
+          )}
           {created.setPasswordLinkSent ? (
             <p data-set-password-sent>
               {t("A single-use link to set the password was e-mailed to {email}.", {

@@ -1,7 +1,8 @@
 /**
  * The sign-in form (plain TypeScript, no React): the sign-in form of spec section 2. Validates on
  * touch and submit, keeps the button disabled while a field is empty or a request is in flight,
- * signs in through POST /api/auth/login and stores token and user. The Forgot Password dialog's
+ * signs in through POST /api/auth/login and stores token and user; with an administrator's
+ * temporary password it goes on to /choose-password first. The Forgot Password dialog's
  * React island loads only when the dialog opens (the sign-in page stays under 30 KB).
  */
 import { api, errorText, storeSession } from "../../lib/api";
@@ -14,6 +15,8 @@ interface LoginResponse {
   accessToken?: string;
   user?: unknown;
   message?: string;
+  /** An administrator's temporary password: the account chooses its own before going on. */
+  passwordTemporary?: boolean;
 }
 
 function safeNext(next: string): string {
@@ -22,6 +25,13 @@ function safeNext(next: string): string {
 
 export interface LoginProps {
   next?: string;
+}
+
+/** Where a signed-in user goes: `next` (a local path) or /dashboard, by way of the set-your-password
+ * form when the password was a temporary one (as the page form's sign-in does). */
+export function afterSignIn(next: string, passwordTemporary: boolean): string {
+  const target = safeNext(next);
+  return passwordTemporary ? "/choose-password?" + new URLSearchParams({ next: target }).toString() : target;
 }
 
 /** Sets up the sign-in form `el`; a signed-in user goes on to `props.next` (a local path) or /dashboard. */
@@ -79,7 +89,7 @@ export function enhanceLogin(el: HTMLElement, props: LoginProps): void {
         fail(t("Invalid response from server"));
       } else {
         storeSession(token ?? "", res.user);
-        window.location.assign(safeNext(props.next ?? ""));
+        window.location.assign(afterSignIn(props.next ?? "", res.passwordTemporary === true));
         return;
       }
     } catch (err) {

@@ -11,13 +11,13 @@ function answer(body: string, status = 200) {
 describe("allowed modules", () => {
   it("reads the server's plain list, or an object map keyed by module", async () => {
     answer(
-      '[{"id": 1, "key": "dashboard", "name": "Dashboard", "path": "/dashboard"},' +
-        ' {"id": 6, "key": "admin", "name": "Admin", "path": "/admin"}]',
+      '[{"key": "dashboard", "name": "Dashboard", "path": "/dashboard", "Module_id": 1},' +
+        ' {"key": "admin", "name": "Admin", "path": "/admin", "Module_id": 6}]',
     );
     const modules = await allowedModules();
     expect(modules.map((m) => m.key)).toEqual(["dashboard", "admin"]);
     expect(includesAdmin(modules)).toBe(true);
-    answer('[{"id": 4, "key": "household", "name": "Household", "path": "/household"}]');
+    answer('[{"key": "household", "name": "Household", "path": "/household", "Module_id": 4}]');
     expect(includesAdmin(await allowedModules())).toBe(false);
     answer('{"household": {"id": 4, "path": "/household"}}');
     expect(await allowedModules()).toEqual([{ key: "household", id: 4, path: "/household" }]);

@@ -2,7 +2,8 @@
 import { ApiError, api } from "../../lib/api";
 
 export interface AllowedModule {
-  id?: number;
+  id?: number; // our server sends none (see sibol/api/serializers.py); an object map may
+  Module_id?: number;
   key?: string;
   name?: string;
   path?: string;
@@ -36,5 +37,5 @@ export async function allowedModules(): Promise<AllowedModule[]> {
 
 /** Spec section 6: the allowed-modules list includes the admin entry. */
 export function includesAdmin(modules: AllowedModule[]): boolean {
-  return modules.some((m) => m.key === "admin" || m.id === 6 || m.path === "/admin");
+  return modules.some((m) => m.key === "admin" || m.Module_id === 6 || m.id === 6 || m.path === "/admin");
 }

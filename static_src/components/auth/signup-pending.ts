@@ -15,6 +15,8 @@ interface StatusResponse {
 export interface PendingProps {
   email?: string;
   username?: string;
+  /** Where "approved" leads: our /login, or the spec's client's when the server names one. */
+  signInUrl?: string;
 }
 
 /** Sets up /pending-approval's Check status button in `el` (or follows a sign-in handoff). */
@@ -34,7 +36,7 @@ export function enhancePending(el: HTMLElement, props: PendingProps): void {
       const res = await api.get<StatusResponse>(`/api/auth/check-status/${encodeURIComponent(username)}`);
       if (res?.status === "active") {
         window.alert(res.message || t("Your account has been approved. You can now sign in."));
-        window.location.assign("/login");
+        window.location.assign(props.signInUrl || "/login");
         return;
       }
       if (res?.status === "email_pending") {

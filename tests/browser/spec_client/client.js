@@ -81,11 +81,47 @@ async function run() {
     name: "Digester One",
     areaId: Number(params.get("area")),
   }, token);
+  // The Machines tab renders the whole plain list (the browser asks for it compressed).
+  await call("machines-plain", "GET", "/api/machines", undefined, token);
   await call("schedules", "GET", "/api/schedules", undefined, token);
-  await call("areas", "GET", "/api/areas", undefined, token);
-  await call("operators", "GET", "/api/operators", undefined, token);
+  const areas = await call("areas", "GET", "/api/areas", undefined, token);
+  const operators = await call("operators", "GET", "/api/operators", undefined, token);
+  // Add / Edit / Delete Schedule, in the names the client's Schedule tab uses.
+  const operator = (Array.isArray(operators) ? operators : []).find((o) => o.Username === params.get("operator"));
+  const areaIds = (Array.isArray(areas) ? areas : []).slice(0, 2).map((a) => a.Area_id);
+  const added = await call("schedule-add", "POST", "/api/schedules", {
+    Account_id: operator ? operator.Account_id : 0,
+    Contact: "09171234567",
+    Area: areaIds,
+    sched_stat_id: 2,
+    Date_of_collection: "2026-03-01",
+  }, token);
+  await call("schedule-edit", "PUT", `/api/schedules/${added.Schedule_id}`, {
+    Collector: "Maria S. Santos",
+    sched_stat_id: 3,
+  }, token);
+  await call("schedules-after-edit", "GET", "/api/schedules", undefined, token);
+  await call("schedule-delete", "DELETE", `/api/schedules/${added.Schedule_id}`, undefined, token);
+  // Create User with the password field left blank: the client makes up 8 lower-case letters and digits.
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const generated = Array.from({ length: 8 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("");
+  await call("create-user", "POST", "/api/admin/create", {
+    FirstName: "Lito",
+    LastName: "Reyes",
+    Email: "lito.reyes@example.test",
+    Roles: 3,
+    Username: "lito.reyes",
+    Password: generated,
+    Access: [1, 2, 3, 4, 5],
+  }, token);
   await call("fallback-pending", "GET", "/pending-accounts", undefined, token);
   await call("logout", "POST", "/api/auth/logout", undefined, token);
+  // The new user signs in with that password (a temporary one), and out again.
+  const newUser = await call("login-new-user", "POST", "/api/auth/login", {
+    username: "lito.reyes",
+    password: generated,
+  });
+  await call("logout-new-user", "POST", "/api/auth/logout", undefined, newUser.token);
   await call("login-again", "POST", "/api/auth/login", { username, password });
   finish();
 }
