@@ -87,12 +87,13 @@ class _Driver:
         # MariaDB: the first three statements travel together, then the rollups with the COMMIT.
         self.first_trip = ";\n".join((self.touch_key, self.insert_reading, self.ranges_and_alerts))
         self._upserts: dict[int, str] = {}
-        # SQLite keeps times as text in SQLAlchemy's format: the same text, or (machine, ts) would
-        # not meet the rows written through the ORM. MariaDB reads the same text as a DATETIME;
-        # sent as text, a reading's 22 times cost the driver no conversion of its own (which took
-        # a third of the driver's time).
+        # SQLite keeps times as text in SQLAlchemy's format (SQLite's own DateTime type, with the
+        # microseconds): the same text, or (machine, ts) and a rollup's start would not meet the
+        # rows written through the ORM. MariaDB reads ISO text as a DATETIME; sent as text, a
+        # reading's times cost the driver no conversion of its own (which took a third of the
+        # driver's time).
         if self.kind == "sqlite":
-            self.time = DateTime().bind_processor(dialect) or (lambda value: value)
+            self.time = DateTime().dialect_impl(dialect).bind_processor(dialect) or (lambda value: value)
         else:
             self.time = lambda value: value.isoformat(" ")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -122,3 +123,23 @@ def test_one_reading_keeps_rollups_duplicates_and_alerts_as_a_batch_does(client)
         client.post("/api/telemetry", json=healthy(ts=iso(minutes)), headers=device(key))
     db.session.expire_all()
     assert db.session.scalars(open_alert).first() is None
+
+
+def test_a_reading_stored_alone_is_a_duplicate_in_a_later_batch(client):
+    """The lean path writes times as the general one does (on SQLite, the same text), so
+    (machine, ts) is the same whichever path wrote the reading first."""
+    machine, key = keyed_machine()
+    ts = datetime.now(UTC).replace(minute=30, second=0, microsecond=0) - timedelta(hours=2)
+    alone = healthy(ts=ts.isoformat())
+    assert client.post("/api/telemetry", json=alone, headers=device(key)).json == {
+        "accepted": 1,
+        "duplicates": 0,
+    }
+    later = healthy(ts=(ts + timedelta(minutes=1)).isoformat())
+    res = client.post("/api/telemetry", json={"readings": [alone, later]}, headers=device(key))
+    assert res.json == {"accepted": 1, "duplicates": 1}
+    db.session.rollback()
+    assert (
+        db.session.scalar(select(func.count()).select_from(Reading).where(Reading.machine_id == machine.id))
+        == 2
+    )
