@@ -8,6 +8,7 @@ import os
 import sqlite3
 import threading
 import time
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select, update
@@ -90,11 +91,15 @@ def test_many_threads_posting_without_pause_store_every_reading_exactly_once(app
     machines = [keyed_machine() for _ in range(8)]
     answers: list = []
 
+    now = datetime.now(UTC)
+
     def post_five(key: str, worker: int) -> None:
         client = app.test_client()
         for n in range(5):
             # each machine's readings are one second apart: worker w sends seconds w*10..w*10+4
-            reading = healthy(ts=iso((worker * 10 + n) / 60))
+            # before one `now` (taken afresh per post, two posts a second apart would send the
+            # same time)
+            reading = healthy(ts=iso((worker * 10 + n) / 60, now=now))
             answers.append(client.post("/api/telemetry", json=reading, headers=device(key)).json)
 
     threads = [
