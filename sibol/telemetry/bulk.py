@@ -48,6 +48,14 @@ class DriverStatement:
             self._compiled[key] = found
         return found
 
+    def sql(self, dialect: Dialect) -> str:
+        """The SQL text in the driver's parameter style, for callers that bind the parameters
+        themselves: they come in `names` order (a ValueError if the statement orders them else)."""
+        sql, order, _processors = self._prepare(dialect)
+        if order != list(range(len(self.names))):
+            raise ValueError(f"statement parameters are not in the order {self.names}")
+        return sql
+
     def params(self, dialect: Dialect, rows: Iterable[Sequence]) -> tuple[str, list[tuple]]:
         """The SQL text and the rows as the driver's positional tuples."""
         sql, order, processors = self._prepare(dialect)

@@ -31,9 +31,7 @@ def stored(machine_id: int) -> int:
 
 def hour_count(machine_id: int) -> int:
     return db.session.scalar(
-        select(func.sum(Rollup.count)).where(
-            Rollup.machine_id == machine_id, Rollup.period == "h", Rollup.metric == "ph"
-        )
+        select(func.sum(Rollup.cells("ph").n)).where(Rollup.machine_id == machine_id, Rollup.period == "h")
     )
 
 
