@@ -1,6 +1,7 @@
 """Fixed-shape statements run through the database driver, for the batch write path.
 
-A batch of 500 readings writes about 9,500 rows (readings and rollup cells). Handing them to
+A batch of 500 readings writes up to 1,500 rows (the readings, and each one's hour and day
+rollup rows, shared by readings of one machine and hour). Handing them to
 SQLAlchemy as dicts costs more than the database's own work: each row goes through
 `construct_params` and each datetime through the dialect's processor in Python. Here a Core
 statement is compiled once per dialect, with its parameters in a known order, and the rows go to
