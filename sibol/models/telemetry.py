@@ -2,7 +2,8 @@
 
 Every time is naive UTC (MySQL DATETIME keeps no zone). A reading is one row per (machine, ts):
 the unique key makes a resent reading a duplicate. Hourly and daily rollups keep min, max, sum
-and count of every metric for good, one row per machine and period; raw readings are purged after SIBOL_TELEMETRY_RAW_DAYS.
+and count of every metric for good, one row per machine and period; raw readings are purged
+after SIBOL_TELEMETRY_RAW_DAYS.
 """
 
 from __future__ import annotations
