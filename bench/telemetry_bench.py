@@ -61,8 +61,8 @@ def fill(database_url: str, machines: int, days: int) -> tuple[list[int], list[s
     from sibol import create_app
     from sibol.extensions import db
     from sibol.models import Area, Machine
-    from sibol.models.telemetry import Reading, Rollup
-    from sibol.telemetry import keys
+    from sibol.models.telemetry import Reading
+    from sibol.telemetry import keys, rollups
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SIBOL_SAMPLE_DATA": False})
     rng = random.Random(14)
@@ -80,24 +80,12 @@ def fill(database_url: str, machines: int, days: int) -> tuple[list[int], list[s
         start = end - timedelta(days=days)
         steps = days * 288
         for machine_id in ids:
-            rows, hours, day_cells = [], {}, {}
+            rows = []
             for k in range(steps):
                 ts = start + timedelta(minutes=5 * k)
-                values = fake_values(rng)
-                rows.append({"machine_id": machine_id, "ts": ts, **values})
-                values["power_w"] = values["voltage_v"] * values["current_a"]
-                for key, cells in ((ts.replace(minute=0), hours), (ts.replace(hour=0, minute=0), day_cells)):
-                    for metric, v in values.items():
-                        c = cells.setdefault((key, metric), [v, v, 0.0, 0])
-                        c[0], c[1], c[2], c[3] = min(c[0], v), max(c[1], v), c[2] + v, c[3] + 1
+                rows.append({"machine_id": machine_id, "ts": ts, **fake_values(rng)})
             db.session.execute(insert(Reading), rows)
-            roll = [
-                {"machine_id": machine_id, "period": p, "start": k, "metric": m, "min": c[0], "max": c[1],
-                 "sum": c[2], "count": c[3]}
-                for p, cells in (("h", hours), ("d", day_cells))
-                for (k, m), c in cells.items()
-            ]  # fmt: skip
-            db.session.execute(insert(Rollup), roll)
+            rollups.add_many(db.session.connection(), {machine_id: rows})  # as ingestion folds them
             db.session.commit()
         db.engine.dispose()
     return ids, raw_keys

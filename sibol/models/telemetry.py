@@ -2,12 +2,14 @@
 
 Every time is naive UTC (MySQL DATETIME keeps no zone). A reading is one row per (machine, ts):
 the unique key makes a resent reading a duplicate. Hourly and daily rollups keep min, max, sum
-and count per metric for good; raw readings are purged after SIBOL_TELEMETRY_RAW_DAYS.
+and count of every metric for good, one row per machine and period; raw readings are purged
+after SIBOL_TELEMETRY_RAW_DAYS.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
@@ -33,11 +35,14 @@ __all__ = [
     "Notification",
     "NotificationPreference",
     "Reading",
+    "ROLLUP_CELL_NAMES",
+    "SERIES_METRICS",
     "Rollup",
+    "RollupCells",
     "Threshold",
 ]
 
-# The numbers a reading may carry, in display order. Rollups also keep "power_w" (V x A).
+# The numbers a reading may carry, in display order.
 METRICS = (
     "weight_kg",
     "ph",
@@ -48,6 +53,7 @@ METRICS = (
     "current_a",
     "water_l",
 )
+SERIES_METRICS = (*METRICS, "power_w")  # the rollups also keep power_w = voltage_v x current_a
 BigId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER keys only
 
 
@@ -86,20 +92,42 @@ class Reading(Model):
     )
 
 
+class RollupCells(NamedTuple):
+    """The four columns of one metric in a rollup row (or their names)."""
+
+    min: Any
+    max: Any
+    sum: Any
+    n: Any
+
+
 class Rollup(Model):
-    """min, max, sum and count of one metric of one machine over one hour ('h') or day ('d')."""
+    """One machine's readings over one UTC hour ('h') or day ('d'): for each series metric its
+    min, max, sum and count (`{metric}_min`, `_max`, `_sum`, `_n`). A metric no reading of the
+    period carried has n = 0 and NULL min, max and sum. One row per (machine, period, start), so
+    a reading folds into two rows (its hour and its day), whatever metrics it carries."""
 
     __tablename__ = "telemetry_rollups"
     machine_id: Mapped[int] = mapped_column(
         ForeignKey("machines.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
     )
     period: Mapped[str] = mapped_column(String(1), primary_key=True)
-    metric: Mapped[str] = mapped_column(String(20), primary_key=True)
     start: Mapped[datetime] = mapped_column(DateTime, primary_key=True)
-    min: Mapped[float] = mapped_column(Float)
-    max: Mapped[float] = mapped_column(Float)
-    sum: Mapped[float] = mapped_column(Float)
-    count: Mapped[int] = mapped_column(Integer)
+
+    @classmethod
+    def cells(cls, metric: str) -> RollupCells:
+        """The min, max, sum and count columns of `metric` (a KeyError for an unknown one)."""
+        return RollupCells(*(getattr(cls, name) for name in ROLLUP_CELL_NAMES[metric]))
+
+
+# Every series metric's four cells, in SERIES_METRICS order (the table's column order too).
+ROLLUP_CELL_NAMES: dict[str, RollupCells] = {
+    m: RollupCells(f"{m}_min", f"{m}_max", f"{m}_sum", f"{m}_n") for m in SERIES_METRICS
+}
+for _names in ROLLUP_CELL_NAMES.values():
+    for _name in _names[:3]:
+        setattr(Rollup, _name, mapped_column(_name, Float, nullable=True))
+    setattr(Rollup, _names.n, mapped_column(_names.n, Integer, nullable=False, default=0, server_default="0"))
 
 
 class Threshold(TenantOwned, Model):

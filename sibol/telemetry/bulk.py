@@ -1,6 +1,7 @@
 """Fixed-shape statements run through the database driver, for the batch write path.
 
-A batch of 500 readings writes about 9,500 rows (readings and rollup cells). Handing them to
+A batch of 500 readings writes up to 1,500 rows (the readings, and each one's hour and day
+rollup rows, shared by readings of one machine and hour). Handing them to
 SQLAlchemy as dicts costs more than the database's own work: each row goes through
 `construct_params` and each datetime through the dialect's processor in Python. Here a Core
 statement is compiled once per dialect, with its parameters in a known order, and the rows go to
@@ -47,6 +48,14 @@ class DriverStatement:
             found = (str(compiled), [self.names.index(n) for n in order], processors)
             self._compiled[key] = found
         return found
+
+    def sql(self, dialect: Dialect) -> str:
+        """The SQL text in the driver's parameter style, for callers that bind the parameters
+        themselves: they come in `names` order (a ValueError if the statement orders them else)."""
+        sql, order, _processors = self._prepare(dialect)
+        if order != list(range(len(self.names))):
+            raise ValueError(f"statement parameters are not in the order {self.names}")
+        return sql
 
     def params(self, dialect: Dialect, rows: Iterable[Sequence]) -> tuple[str, list[tuple]]:
         """The SQL text and the rows as the driver's positional tuples."""

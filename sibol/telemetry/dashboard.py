@@ -54,15 +54,16 @@ def machine_waste_between(start: datetime, end: datetime, limit: int | None = MA
     else:
         spans = [("h", start, first_day), ("d", first_day, last_day), ("h", last_day, end)]
     totals: dict[tuple[int, str], float] = {}
+    weight = Rollup.cells("weight_kg")
     for period, lo, hi in spans:
         if lo >= hi:
             continue
         for machine_id, name, total in db.session.execute(
-            select(Machine.id, Machine.name, func.sum(Rollup.sum))
+            select(Machine.id, Machine.name, func.sum(weight.sum))
             .join(Machine, Machine.id == Rollup.machine_id)
             .where(
                 Rollup.period == period,
-                Rollup.metric == "weight_kg",
+                weight.n > 0,  # the machines that weighed waste, not those that only reported
                 Rollup.start >= lo,
                 Rollup.start < hi,
             )
@@ -84,7 +85,7 @@ def machine_waste_between(start: datetime, end: datetime, limit: int | None = MA
 def has_weights_between(start: datetime, end: datetime | None = None) -> bool:
     """Whether any machine weighed waste in [start, end) (naive UTC; no end: until now)."""
     query = select(Rollup.machine_id).where(
-        Rollup.period == "h", Rollup.metric == "weight_kg", Rollup.start >= start
+        Rollup.period == "h", Rollup.cells("weight_kg").n > 0, Rollup.start >= start
     )
     if end is not None:
         query = query.where(Rollup.start < end)
@@ -113,9 +114,10 @@ def _months_back(today: date, back: int) -> date:
 def kwh_by_month(start: datetime, end: datetime) -> dict[tuple[int, int], float]:
     """{(year, month) in the barangay's zone: kWh} from the hourly power rollups in [start, end)
     (naive UTC): each hour's mean power for an hour. Months with no rollup are absent."""
+    power = Rollup.cells("power_w")
     rows = db.session.execute(
-        select(Rollup.start, Rollup.sum, Rollup.count)
-        .where(Rollup.period == "h", Rollup.metric == "power_w", Rollup.start >= start, Rollup.start < end)
+        select(Rollup.start, power.sum, power.n)
+        .where(Rollup.period == "h", power.n > 0, Rollup.start >= start, Rollup.start < end)
         .order_by(Rollup.start, Rollup.machine_id)
     ).all()
     kwh: dict[tuple[int, int], float] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models.telemetry import METRICS
+from ..models.telemetry import METRICS, SERIES_METRICS
 
 __all__ = ["DEFAULT_RANGES", "METRICS", "SERIES_METRICS", "Metric", "metric_info"]
 
@@ -44,8 +44,6 @@ DEFAULT_RANGES: dict[str, tuple[float, float]] = {
     "current_a": (0.0, 20.0),
     "water_l": (0.0, 150.0),
 }
-
-SERIES_METRICS = (*METRICS, "power_w")  # power_w = voltage x current, kept in the rollups
 
 
 def metric_info(key: str) -> Metric:

@@ -91,13 +91,15 @@ def process_panel(machine_id: int) -> dict:
     ranges = alerts.ranges_for(machine_id)
     start = rollups.hour_start(now) - timedelta(hours=23)
     hourly: dict[str, dict[datetime, float]] = {m: {} for m in METRICS}
-    for row in db.session.execute(
-        select(Rollup.metric, Rollup.start, Rollup.sum, Rollup.count.label("n")).where(
+    sums_and_counts = [c for m in METRICS for c in Rollup.cells(m)[2:]]
+    for hour, *cells in db.session.execute(
+        select(Rollup.start, *sums_and_counts).where(
             Rollup.machine_id == machine_id, Rollup.period == "h", Rollup.start >= start
         )
     ):
-        if row.metric in hourly:
-            hourly[row.metric][row.start] = row.sum / row.n
+        for metric, total, n in zip(METRICS, cells[::2], cells[1::2], strict=True):
+            if n:
+                hourly[metric][hour] = total / n
     hours = [start + timedelta(hours=i) for i in range(24)]
     device = db.session.get(DeviceKey, machine_id)
     newest = max((v["ts"] for v in latest.values()), default=None)
@@ -147,16 +149,21 @@ def analytics(machine_id: int, range_key: str) -> dict:
     start = rollups.hour_start(now - span) if bucket == "1h" else rollups.day_start(now - span)
     period = "h" if bucket == "1h" else "d"
     cells: dict[str, dict[datetime, list[float]]] = {}
-    for row in db.session.execute(
-        select(
-            Rollup.metric, Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count.label("n")
-        ).where(Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start)
+    columns = [c for m in METRICS for c in Rollup.cells(m)]
+    for row_start, *values in db.session.execute(
+        select(Rollup.start, *columns).where(
+            Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start
+        )
     ):
-        key = _bucket_key(row.start, bucket)
-        cell = cells.setdefault(row.metric, {}).setdefault(key, [row.min, row.max, 0.0, 0])
-        cell[0], cell[1] = min(cell[0], row.min), max(cell[1], row.max)
-        cell[2] += row.sum
-        cell[3] += row.n
+        key = _bucket_key(row_start, bucket)
+        for i, metric in enumerate(METRICS):
+            lo, hi, total, n = values[4 * i : 4 * i + 4]
+            if not n:
+                continue
+            cell = cells.setdefault(metric, {}).setdefault(key, [lo, hi, 0.0, 0])
+            cell[0], cell[1] = min(cell[0], lo), max(cell[1], hi)
+            cell[2] += total
+            cell[3] += n
     energy = _energy(machine_id, start, bucket)
     charts = []
     for metric in METRICS:
@@ -231,11 +238,12 @@ def _draw_axes(charts: list[dict], bucket: str) -> None:
 def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetime, float]]:
     """kWh per bucket: each hour's average power (V x A) times one hour."""
     totals: dict[datetime, float] = {}
+    power = Rollup.cells("power_w")
     for hour, total, count in db.session.execute(
-        select(Rollup.start, Rollup.sum, Rollup.count).where(
+        select(Rollup.start, power.sum, power.n).where(
             Rollup.machine_id == machine_id,
             Rollup.period == "h",
-            Rollup.metric == "power_w",
+            power.n > 0,
             Rollup.start >= start,
         )
     ):

@@ -6,22 +6,20 @@ so a chart over a year reads at most 365 daily rows per metric, whatever the fle
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 from flask_babel import gettext as _
-from sqlalchemy import Connection, Executable, Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Executable, Table, delete, func, select
 from sqlalchemy.dialects import mysql, sqlite
 from sqlalchemy.engine import Dialect
 
 from ..errors import Invalid
 from ..extensions import db
 from ..models import utcnow
-from ..models.telemetry import METRICS, Reading, Rollup
+from ..models.telemetry import METRICS, ROLLUP_CELL_NAMES, SERIES_METRICS, Reading, Rollup
 from .bulk import DriverStatement
-from .metrics import SERIES_METRICS
 
 BUCKETS = {"raw": None, "5m": timedelta(minutes=5), "1h": timedelta(hours=1), "1d": timedelta(days=1)}
 MAX_RAW_SPAN = timedelta(days=31)  # raw and 5m read raw rows; longer spans use 1h or 1d
@@ -36,121 +34,109 @@ def day_start(ts: datetime) -> datetime:
     return ts.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _values(row: dict) -> list[tuple[str, float]]:
-    found = [(m, row[m]) for m in METRICS if row.get(m) is not None]
+# A rollup row's cells as one flat list: each series metric's min, max, sum and n, four apart.
+CELL_COLUMNS = tuple(name for names in ROLLUP_CELL_NAMES.values() for name in names)
+ROLLUP_COLUMNS = ("machine_id", "period", "start", *CELL_COLUMNS)
+_OFFSET = {metric: 4 * i for i, metric in enumerate(SERIES_METRICS)}
+_EMPTY = [None, None, None, 0] * len(SERIES_METRICS)
+_POWER = _OFFSET["power_w"]
+
+
+def _slots(row: dict) -> list[tuple[int, float]]:
+    """(offset in the flat cells, value) of every series metric the reading carries, power_w
+    (voltage x current) when it has both."""
+    found = [(_OFFSET[m], row[m]) for m in METRICS if row.get(m) is not None]
     if row.get("voltage_v") is not None and row.get("current_a") is not None:
-        found.append(("power_w", row["voltage_v"] * row["current_a"]))
+        found.append((_POWER, row["voltage_v"] * row["current_a"]))
     return found
+
+
+def _fold(cells: list, slots: list[tuple[int, float]]) -> None:
+    """Fold one reading's values (its _slots) into a row's flat cells."""
+    for i, value in slots:
+        if cells[i + 3]:
+            if value < cells[i]:
+                cells[i] = value
+            if value > cells[i + 1]:
+                cells[i + 1] = value
+            cells[i + 2] += value
+            cells[i + 3] += 1
+        else:
+            cells[i] = cells[i + 1] = cells[i + 2] = value
+            cells[i + 3] = 1
+
+
+def reading_cells(row: dict) -> list | None:
+    """One reading's cells in ROLLUP_COLUMNS order after the key (n = 0 and NULLs for the
+    metrics it lacks), or None when it carries no value: what the single-reading path upserts
+    into its hour and its day."""
+    slots = _slots(row)
+    if not slots:
+        return None
+    cells = list(_EMPTY)
+    _fold(cells, slots)
+    return cells
 
 
 def add_readings(machine_id: int, rows: list[dict]) -> None:
     """Fold new readings into the hourly and daily rollups (the caller commits)."""
-    acc: dict[tuple[str, datetime, str], list[float]] = {}
-    for row in rows:
-        for period, start in (("h", hour_start(row["ts"])), ("d", day_start(row["ts"]))):
-            for metric, value in _values(row):
-                cell = acc.get((period, start, metric))
-                if cell is None:
-                    acc[(period, start, metric)] = [value, value, value, 1]
-                else:
-                    cell[0], cell[1] = min(cell[0], value), max(cell[1], value)
-                    cell[2] += value
-                    cell[3] += 1
-    if not acc:
-        return
-    starts: dict[str, set[datetime]] = defaultdict(set)
-    for period, start, _metric in acc:
-        starts[period].add(start)
-    where = or_(*(and_(Rollup.period == p, Rollup.start.in_(s)) for p, s in starts.items()))
-    existing = {
-        (r.period, r.start, r.metric): r
-        for r in db.session.execute(
-            select(
-                Rollup.period,
-                Rollup.start,
-                Rollup.metric,
-                Rollup.min,
-                Rollup.max,
-                Rollup.sum,
-                Rollup.count.label("n"),
-            ).where(Rollup.machine_id == machine_id, where)
-        )
-    }
-    updates, inserts = [], []
-    for (period, start, metric), (lo, hi, total, count) in acc.items():
-        key = {"machine_id": machine_id, "period": period, "start": start, "metric": metric}
-        old = existing.get((period, start, metric))
-        if old is None:
-            inserts.append({**key, "min": lo, "max": hi, "sum": total, "count": count})
-        else:
-            updates.append(
-                {
-                    **key,
-                    "min": min(old.min, lo),
-                    "max": max(old.max, hi),
-                    "sum": old.sum + total,
-                    "count": old.n + count,
-                }
-            )
-    if inserts:
-        db.session.execute(insert(Rollup), inserts)
-    if updates:
-        db.session.execute(update(Rollup), updates)
+    add_many(db.session.connection(), {machine_id: rows})
 
 
-def _cell_upsert(dialect: Dialect) -> Executable:
-    """INSERT of rollup cells that folds into an existing cell (min, max, sum, count)."""
+def _row_upsert(dialect: Dialect) -> Executable:
+    """INSERT of rollup rows that folds each metric's cells into an existing row's.
+
+    A metric the incoming row lacks (n = 0, NULL min/max/sum) leaves the stored cells as they
+    are, and a stored metric with n = 0 takes the incoming ones: LEAST, GREATEST and + give NULL
+    when either side is NULL, so COALESCE falls back to whichever side has a value. No
+    assignment reads a column another one sets (MariaDB applies them left to right)."""
     table = cast(Table, Rollup.__table__)
+    old = table.c
     if dialect.name == "mysql":
         my = mysql.insert(table)
-        return my.on_duplicate_key_update(
-            min=func.least(table.c.min, my.inserted.min),
-            max=func.greatest(table.c.max, my.inserted.max),
-            sum=table.c.sum + my.inserted.sum,
-            count=table.c.count + my.inserted.count,
-        )
+        return my.on_duplicate_key_update(_folded(old, my.inserted, func.least, func.greatest))
     lite = sqlite.insert(table)
     return lite.on_conflict_do_update(
-        index_elements=["machine_id", "period", "metric", "start"],
-        set_={
-            "min": func.min(table.c.min, lite.excluded.min),
-            "max": func.max(table.c.max, lite.excluded.max),
-            "sum": table.c.sum + lite.excluded.sum,
-            "count": table.c.count + lite.excluded.count,
-        },
+        index_elements=["machine_id", "period", "start"],
+        set_=dict(_folded(old, lite.excluded, func.min, func.max)),
     )
 
 
-CELL_UPSERT = DriverStatement(
-    cast(Table, Rollup.__table__),
-    _cell_upsert,
-    ("machine_id", "period", "metric", "start", "min", "max", "sum", "count"),
-)
+def _folded(old: Any, new: Any, lowest: Any, highest: Any) -> list[tuple[str, Any]]:
+    """(column, value) of every cell: the stored cell `old` folded with the incoming `new`."""
+    out: list[tuple[str, Any]] = []
+    for lo, hi, total, n in ROLLUP_CELL_NAMES.values():
+        out += [
+            (lo, func.coalesce(lowest(old[lo], new[lo]), old[lo], new[lo])),
+            (hi, func.coalesce(highest(old[hi], new[hi]), old[hi], new[hi])),
+            (total, func.coalesce(old[total] + new[total], old[total], new[total])),
+            (n, old[n] + new[n]),
+        ]
+    return out
+
+
+ROW_UPSERT = DriverStatement(cast(Table, Rollup.__table__), _row_upsert, ROLLUP_COLUMNS)
 
 
 def add_many(connection: Connection, new_rows: dict[int, list[dict]]) -> int:
-    """Fold many machines' new readings into the rollups (the caller commits); returns the cells.
+    """Fold many machines' new readings into the rollups (the caller commits); returns the rows.
 
-    The readings are summed per cell (machine, period, metric, start) in Python first, then every
-    cell is one row of one upsert run through the driver, in primary-key order (two writers take
-    the cells' row locks in the same order)."""
-    acc: dict[tuple[int, str, str, datetime], list] = {}
+    The readings are summed per row (machine, period, start) in Python first, then every row is
+    one row of one upsert run through the driver, in primary-key order (two writers take the
+    rows' locks in the same order)."""
+    acc: dict[tuple[int, str, datetime], list] = {}
     for machine_id, rows in new_rows.items():
         for row in rows:
-            hour, day = hour_start(row["ts"]), day_start(row["ts"])
-            for metric, value in _values(row):
-                for key in ((machine_id, "h", metric, hour), (machine_id, "d", metric, day)):
-                    cell = acc.get(key)
-                    if cell is None:
-                        acc[key] = [value, value, value, 1]
-                    else:
-                        if value < cell[0]:
-                            cell[0] = value
-                        if value > cell[1]:
-                            cell[1] = value
-                        cell[2] += value
-                        cell[3] += 1
-    CELL_UPSERT.executemany(connection, [(*key, *cell) for key, cell in sorted(acc.items())])
+            slots = _slots(row)
+            if not slots:
+                continue
+            ts = row["ts"]
+            for key in ((machine_id, "h", hour_start(ts)), (machine_id, "d", day_start(ts))):
+                cells = acc.get(key)
+                if cells is None:
+                    cells = acc[key] = list(_EMPTY)
+                _fold(cells, slots)
+    ROW_UPSERT.executemany(connection, [(*key, *cells) for key, cells in sorted(acc.items())])
     return len(acc)
 
 
@@ -229,14 +215,15 @@ def series(machine_id: int, metric: str, bucket: str, start: datetime, end: date
     """Points in [start, end): raw readings, 5-minute groups of them, or the rollups."""
     if bucket in ("1h", "1d"):
         # Core, not ORM: a year of points reads without per-row ORM bookkeeping.
+        cells = Rollup.cells(metric)
         rows = db.session.connection().execute(
-            select(Rollup.start, Rollup.min, Rollup.max, Rollup.sum, Rollup.count.label("n"))
+            select(Rollup.start, *cells)
             .where(
                 Rollup.machine_id == machine_id,
                 Rollup.period == bucket[-1],
-                Rollup.metric == metric,
                 Rollup.start >= (hour_start(start) if bucket == "1h" else day_start(start)),
                 Rollup.start < end,
+                cells.n > 0,  # the periods in which the machine reported this metric
             )
             .order_by(Rollup.start)
             .limit(MAX_POINTS)
@@ -268,16 +255,15 @@ def _raw_values(machine_id: int, metric: str, start: datetime, end: datetime) ->
 
 def fleet_totals(period: str, start: datetime, end: datetime) -> dict[str, float]:
     """Waste fed (kg) and energy (kWh) over all reporting machines, from the rollups."""
-    from sqlalchemy import func
-
+    weight, power = Rollup.cells("weight_kg"), Rollup.cells("power_w")
     waste = db.session.scalar(
-        select(func.sum(Rollup.sum)).where(
-            Rollup.period == period, Rollup.metric == "weight_kg", Rollup.start >= start, Rollup.start < end
+        select(func.sum(weight.sum)).where(
+            Rollup.period == period, weight.n > 0, Rollup.start >= start, Rollup.start < end
         )
     )
-    power = db.session.scalar(
-        select(func.sum(Rollup.sum / Rollup.count)).where(
-            Rollup.period == "h", Rollup.metric == "power_w", Rollup.start >= start, Rollup.start < end
+    watts = db.session.scalar(
+        select(func.sum(power.sum / power.n)).where(
+            Rollup.period == "h", power.n > 0, Rollup.start >= start, Rollup.start < end
         )
     )
-    return {"waste_kg": float(waste or 0), "energy_kwh": float(power or 0) / 1000}
+    return {"waste_kg": float(waste or 0), "energy_kwh": float(watts or 0) / 1000}

@@ -7,7 +7,7 @@ compilation: at a few hundred readings a second that bookkeeping was a third of 
   1. UPDATE the device's row WHERE its key is still `key_hash`: the machine's write lock, and a
      key revoked or replaced since keys.authenticate() refuses the reading here;
   2. INSERT the reading, doing nothing on a duplicate (machine, ts) (0 rows: counted, not stored);
-  3. the 18 rollup cells (9 metrics, hour and day) as one multi-row upsert;
+  3. the two rollup rows (its hour's and its day's, every metric's cells) as one upsert;
   4. one SELECT of the machine's own ranges and open alerts. When an alert is open or a value is
      out of range (the reading may open or close one) this transaction is rolled back and the
      caller stores the reading through ingest.store(), with alerts.evaluate() and notifications.
@@ -43,6 +43,7 @@ from sqlalchemy.exc import DBAPIError
 from ..extensions import db
 from ..models.telemetry import METRICS
 from . import rollups
+from .bulk import VALUES_GROUP
 from .metrics import DEFAULT_RANGES
 
 _TOUCH_KEY = (
@@ -55,18 +56,6 @@ _INSERT_READING = {
     "sqlite": f"INSERT INTO telemetry_readings ({_COLUMNS}) VALUES ({_MARKS}) ON CONFLICT DO NOTHING",  # noqa: S608 - our column names
     # IGNORE turns only the duplicate (machine_id, ts) into "0 rows": every value was checked before.
     "mysql": f"INSERT IGNORE INTO telemetry_readings ({_COLUMNS}) VALUES ({_MARKS})",  # noqa: S608
-}
-_ROLLUP_INSERT = (
-    "INSERT INTO telemetry_rollups (machine_id, period, metric, start, min, max, sum, count)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_UPSERT_ROLLUPS = {
-    "sqlite": _ROLLUP_INSERT + " ON CONFLICT (machine_id, period, metric, start) DO UPDATE SET"
-    " min = min(telemetry_rollups.min, excluded.min), max = max(telemetry_rollups.max, excluded.max),"
-    " sum = telemetry_rollups.sum + excluded.sum, count = telemetry_rollups.count + excluded.count",
-    # mysqlclient sends the rows as one multi-row INSERT (its executemany needs every value bound).
-    "mysql": _ROLLUP_INSERT + " ON DUPLICATE KEY UPDATE min = LEAST(min, VALUES(min)),"
-    " max = GREATEST(max, VALUES(max)), sum = sum + VALUES(sum), count = count + VALUES(count)",
 }
 _RANGES_AND_OPEN_ALERTS = (
     "SELECT metric, low, high, 0 FROM telemetry_thresholds WHERE machine_id = ?"
@@ -82,17 +71,19 @@ class _Driver:
         mark = (lambda sql: sql) if dialect.paramstyle == "qmark" else (lambda sql: sql.replace("?", "%s"))
         self.touch_key = mark(_TOUCH_KEY)
         self.insert_reading = mark(_INSERT_READING[self.kind])
-        self.upsert_rollups = mark(_UPSERT_ROLLUPS[self.kind])
+        # The rollups' own upsert (rollups.ROW_UPSERT), compiled once, in the driver's style.
+        self.upsert_rollups = rollups.ROW_UPSERT.sql(dialect)
         self.ranges_and_alerts = mark(_RANGES_AND_OPEN_ALERTS)
         # MariaDB: the first three statements travel together, then the rollups with the COMMIT.
         self.first_trip = ";\n".join((self.touch_key, self.insert_reading, self.ranges_and_alerts))
         self._upserts: dict[int, str] = {}
-        # SQLite keeps times as text in SQLAlchemy's format: the same text, or (machine, ts) would
-        # not meet the rows written through the ORM. MariaDB reads the same text as a DATETIME;
-        # sent as text, a reading's 22 times cost the driver no conversion of its own (which took
-        # a third of the driver's time).
+        # SQLite keeps times as text in SQLAlchemy's format (SQLite's own DateTime type, with the
+        # microseconds): the same text, or (machine, ts) and a rollup's start would not meet the
+        # rows written through the ORM. MariaDB reads ISO text as a DATETIME; sent as text, a
+        # reading's times cost the driver no conversion of its own (which took a third of the
+        # driver's time).
         if self.kind == "sqlite":
-            self.time = DateTime().bind_processor(dialect) or (lambda value: value)
+            self.time = DateTime().dialect_impl(dialect).bind_processor(dialect) or (lambda value: value)
         else:
             self.time = lambda value: value.isoformat(" ")
 
@@ -100,9 +91,12 @@ class _Driver:
         """MariaDB: the rollup upsert of `rows` rows written out as one statement, then COMMIT."""
         sql = self._upserts.get(rows)
         if sql is None:
-            head, _values, tail = self.upsert_rollups.partition(" VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
-            one = "(%s, %s, %s, %s, %s, %s, %s, %s)"
-            sql = self._upserts[rows] = f"{head} VALUES {', '.join([one] * rows)}{tail};\nCOMMIT"
+            group = VALUES_GROUP.search(self.upsert_rollups)
+            if group is None:
+                raise ValueError("the rollup upsert has no VALUES group")
+            one = group.group()[len("VALUES ") :]
+            head, tail = self.upsert_rollups[: group.start()], self.upsert_rollups[group.end() :]
+            sql = self._upserts[rows] = f"{head}VALUES {', '.join([one] * rows)}{tail};\nCOMMIT"
         return sql
 
 
@@ -235,16 +229,7 @@ def stage(cursor: Any, driver: _Driver, machine_id: int, key_hash: str, reading:
     cursor.execute(driver.insert_reading, (machine_id, at, *(row[m] for m in METRICS)))
     if not cursor.rowcount:
         return DUPLICATE
-    values = rollups._values(row)  # noqa: SLF001 - this feature's own helper
-    hour, day = driver.time(rollups.hour_start(ts)), driver.time(rollups.day_start(ts))
-    cursor.executemany(
-        driver.upsert_rollups,
-        [
-            (machine_id, period, metric, start, value, value, value, 1)
-            for period, start in (("h", hour), ("d", day))
-            for metric, value in values
-        ],
-    )
+    cursor.executemany(driver.upsert_rollups, _rollup_rows(driver, machine_id, ts, row))
     cursor.execute(driver.ranges_and_alerts, (machine_id, machine_id))
     if _may_alert(cursor.fetchall(), row):
         return GENERAL
@@ -284,18 +269,26 @@ def _store_in_two_trips(
         if _may_alert(found, row):
             conn.rollback()
             return GENERAL
-        hour, day = driver.time(rollups.hour_start(ts)), driver.time(rollups.day_start(ts))
-        cells = [
-            (machine_id, period, metric, start, value, value, value, 1)
-            for period, start in (("h", hour), ("d", day))
-            for metric, value in rollups._values(row)  # noqa: SLF001 - this feature's own helper
-        ]
-        cursor.execute(driver.upsert_and_commit(len(cells)), [v for cell in cells for v in cell])
+        rows = _rollup_rows(driver, machine_id, ts, row)
+        if not rows:
+            conn.commit()
+            return 1, 0, 0
+        cursor.execute(driver.upsert_and_commit(len(rows)), [v for each in rows for v in each])
         while cursor.nextset():  # the COMMIT's answer: an error surfaces here
             pass
         return 1, 0, 0
     finally:
         cursor.close()
+
+
+def _rollup_rows(driver: _Driver, machine_id: int, ts: datetime, row: dict) -> list[tuple]:
+    """The reading's two rollup rows, its day's and its hour's (primary-key order), as
+    rollups.ROLLUP_COLUMNS."""
+    cells = rollups.reading_cells(row)
+    if cells is None:  # a parsed reading carries at least one metric
+        return []
+    day, hour = driver.time(rollups.day_start(ts)), driver.time(rollups.hour_start(ts))
+    return [(machine_id, "d", day, *cells), (machine_id, "h", hour, *cells)]
 
 
 def _may_alert(found: list, row: dict) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -108,10 +109,10 @@ def test_one_reading_keeps_rollups_duplicates_and_alerts_as_a_batch_does(client)
     again = client.post("/api/telemetry", json=healthy(ts=ts), headers=device(key))
     assert again.status_code == 202 and again.json == {"accepted": 0, "duplicates": 1}
     assert client.post("/api/telemetry", json=healthy(ts=iso(9)), headers=device(key)).status_code == 202
-    cells = db.session.scalars(
-        select(Rollup).where(Rollup.machine_id == machine.id, Rollup.metric == "ph", Rollup.period == "h")
+    hours = db.session.scalars(
+        select(Rollup).where(Rollup.machine_id == machine.id, Rollup.period == "h")
     ).all()
-    assert sum(c.count for c in cells) == 2
+    assert sum(h.ph_n for h in hours) == 2
     # An out-of-range value opens an alert; three in range close it.
     assert (
         client.post("/api/telemetry", json=healthy(ph=3.0, ts=iso(8)), headers=device(key)).status_code == 202
@@ -122,3 +123,27 @@ def test_one_reading_keeps_rollups_duplicates_and_alerts_as_a_batch_does(client)
         client.post("/api/telemetry", json=healthy(ts=iso(minutes)), headers=device(key))
     db.session.expire_all()
     assert db.session.scalars(open_alert).first() is None
+
+
+def test_a_reading_stored_alone_is_a_duplicate_in_a_later_batch_and_shares_its_rollup_rows(client):
+    """The lean path writes times as the general one does, so (machine, ts) and a rollup row's
+    (machine, period, start) are the same whichever path wrote them first."""
+    machine, key = keyed_machine()
+    ts = datetime.now(UTC).replace(minute=30, second=0, microsecond=0) - timedelta(hours=2)
+    alone = healthy(ts=ts.isoformat())
+    assert client.post("/api/telemetry", json=alone, headers=device(key)).json == {
+        "accepted": 1,
+        "duplicates": 0,
+    }
+    later = healthy(ts=(ts + timedelta(minutes=1)).isoformat())
+    res = client.post("/api/telemetry", json={"readings": [alone, later]}, headers=device(key))
+    assert res.json == {"accepted": 1, "duplicates": 1}
+    db.session.rollback()
+    assert (
+        db.session.scalar(select(func.count()).select_from(Reading).where(Reading.machine_id == machine.id))
+        == 2
+    )
+    hours = db.session.scalars(
+        select(Rollup).where(Rollup.machine_id == machine.id, Rollup.period == "h")
+    ).all()
+    assert [(h.start, h.ph_n) for h in hours] == [(ts.replace(minute=0, tzinfo=None), 2)]

@@ -289,11 +289,12 @@ def test_readings_count_once_in_the_rollups(client, keyed):
         "/api/voltage-current", json={"voltage": 230, "current": 5, "timestamp": stamp}, headers=x_key(key)
     )
     db.session.rollback()
-    counts = dict(
-        db.session.execute(
-            select(Rollup.metric, func.sum(Rollup.count))
-            .where(Rollup.machine_id == machine.id, Rollup.period == "h")
-            .group_by(Rollup.metric)
-        ).all()
-    )
+    counts = {
+        metric: db.session.scalar(
+            select(func.sum(Rollup.cells(metric).n)).where(
+                Rollup.machine_id == machine.id, Rollup.period == "h"
+            )
+        )
+        for metric in ("ph", "voltage_v", "power_w")
+    }
     assert counts["ph"] == 1 and counts["voltage_v"] == 1 and counts["power_w"] == 1

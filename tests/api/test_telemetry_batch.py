@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from sibol.extensions import db
 from sibol.models import RoleId, utcnow
-from sibol.models.telemetry import Alert, DeviceKey, Reading, Rollup
+from sibol.models.telemetry import ROLLUP_CELL_NAMES, SERIES_METRICS, Alert, DeviceKey, Reading, Rollup
 from sibol.mqtt import refusals
 from sibol.telemetry import batch, ingest, keys
 from tests.factories import make_account, make_machine
@@ -38,8 +38,15 @@ def history() -> list[dict]:
 
 
 def rollups_of(machine_id: int) -> list[tuple]:
+    """(period, metric, start, min, max, sum, count) of every metric the machine reported."""
     rows = db.session.scalars(select(Rollup).where(Rollup.machine_id == machine_id))
-    return sorted((r.period, r.metric, r.start, r.min, r.max, round(r.sum, 9), r.count) for r in rows)
+    out = []
+    for row in rows:
+        for metric in SERIES_METRICS:
+            lo, hi, total, n = (getattr(row, name) for name in ROLLUP_CELL_NAMES[metric])
+            if n:
+                out.append((row.period, metric, row.start, lo, hi, round(total, 9), n))
+    return sorted(out)
 
 
 def alerts_of(machine_id: int) -> list[tuple]:

@@ -94,10 +94,16 @@ def test_a_batch_is_stored_with_its_rollups(client):
     res = client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
     assert res.status_code == 202 and res.json == {"accepted": 4, "duplicates": 0}
     assert stored(machine.id) == 4
-    hour = db.session.get(Rollup, (machine.id, "h", "temperature_c", now.replace(minute=0, tzinfo=None)))
-    assert (hour.min, hour.max, hour.count, hour.sum) == (30, 33, 4, 126)
-    power = db.session.get(Rollup, (machine.id, "d", "power_w", now.replace(hour=0, minute=0, tzinfo=None)))
-    assert power.sum == 4 * 230 * 5
+    hour = db.session.get(Rollup, (machine.id, "h", now.replace(minute=0, tzinfo=None)))
+    temperature = (
+        hour.temperature_c_min,
+        hour.temperature_c_max,
+        hour.temperature_c_n,
+        hour.temperature_c_sum,
+    )
+    assert temperature == (30, 33, 4, 126)
+    day = db.session.get(Rollup, (machine.id, "d", now.replace(hour=0, minute=0, tzinfo=None)))
+    assert day.power_w_sum == 4 * 230 * 5 and day.power_w_n == 4
     assert db.session.get(DeviceKey, machine.id).last_reading_at == now.replace(tzinfo=None)
 
 
@@ -113,9 +119,7 @@ def test_a_resent_reading_is_a_duplicate_never_stored_twice(client):
     assert res.json == {"accepted": 1, "duplicates": 3}
     assert stored(machine.id) == 3
     day = db.session.scalar(
-        select(func.sum(Rollup.count)).where(
-            Rollup.machine_id == machine.id, Rollup.period == "h", Rollup.metric == "ph"
-        )
+        select(func.sum(Rollup.cells("ph").n)).where(Rollup.machine_id == machine.id, Rollup.period == "h")
     )
     assert day == 3
 

@@ -132,25 +132,24 @@ def test_readings_and_rollups_are_scoped_through_their_machine(two):
             Rollup(
                 machine_id=machine,
                 period="h",
-                metric="power_w",
                 start=ts,
-                min=watts,
-                max=watts,
-                sum=watts,
-                count=1,
+                power_w_min=watts,
+                power_w_max=watts,
+                power_w_sum=watts,
+                power_w_n=1,
             )
         )
     db.session.commit()
     for _round in range(2):
         for scope, machine, watts in ((two["a"], two["m_a"], 100.0), (two["b"], two["m_b"], 7000.0)):
             with tenancy.scoped(scope):
-                assert db.session.scalar(select(func.sum(Rollup.sum))) == watts
+                assert db.session.scalar(select(func.sum(Rollup.power_w_sum))) == watts
                 assert db.session.scalars(select(Rollup.machine_id)).all() == [machine]
                 assert db.session.scalars(select(Reading.voltage_v)).all() == [watts]
                 assert db.session.scalar(select(func.count()).select_from(Reading)) == 1
                 other = two["m_b"] if machine == two["m_a"] else two["m_a"]
-                assert db.session.get(Rollup, (other, "h", "power_w", ts)) is None
-    assert db.session.scalar(select(func.sum(Rollup.sum))) == 7100.0
+                assert db.session.get(Rollup, (other, "h", ts)) is None
+    assert db.session.scalar(select(func.sum(Rollup.power_w_sum))) == 7100.0
 
 
 def test_a_scoped_write_cannot_point_a_row_at_another_barangays_row(two):
