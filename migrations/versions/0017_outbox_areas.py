@@ -1,0 +1,46 @@
+"""outbox and areas: the mail outbox
+
+Revision ID: 0017_outbox_areas
+Revises: 0015_mqtt
+Create Date: 2026-12-08 09:00:00
+
+"""
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import mysql
+
+revision = "0017_outbox_areas"
+down_revision = "0015_mqtt"
+branch_labels = None
+depends_on = None
+
+LONG_TEXT = sa.Text().with_variant(mysql.MEDIUMTEXT(), "mysql", "mariadb")
+
+
+def upgrade():
+    op.create_table(
+        "mail_outbox",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("message_id", sa.String(length=255), nullable=False),
+        sa.Column("recipient", sa.String(length=254), nullable=False),
+        sa.Column("subject", sa.String(length=500), nullable=False),
+        sa.Column("body", LONG_TEXT, nullable=False),
+        sa.Column("html", LONG_TEXT, nullable=False),
+        sa.Column("template", sa.String(length=64), nullable=False),
+        sa.Column("state", sa.String(length=10), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("next_attempt_at", sa.DateTime(), nullable=False),
+        sa.Column("lease_until", sa.DateTime(), nullable=True),
+        sa.Column("last_error", sa.String(length=500), nullable=True),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("sent_at", sa.DateTime(), nullable=True),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_mail_outbox")),
+        sa.UniqueConstraint("message_id", name=op.f("uq_mail_outbox_message_id")),
+    )
+    op.create_index("ix_mail_outbox_state_next_attempt_at", "mail_outbox", ["state", "next_attempt_at"])
+
+
+def downgrade():
+    op.drop_index("ix_mail_outbox_state_next_attempt_at", table_name="mail_outbox")
+    op.drop_table("mail_outbox")
