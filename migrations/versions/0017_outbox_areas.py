@@ -1,4 +1,4 @@
-"""outbox and areas: the mail outbox
+"""outbox and areas: the mail outbox, retired areas, a first area for every barangay without one
 
 Revision ID: 0017_outbox_areas
 Revises: 0015_mqtt
@@ -16,6 +16,7 @@ branch_labels = None
 depends_on = None
 
 LONG_TEXT = sa.Text().with_variant(mysql.MEDIUMTEXT(), "mysql", "mariadb")
+STARTER_AREA = "Purok 1"
 
 
 def upgrade():
@@ -39,8 +40,25 @@ def upgrade():
         sa.UniqueConstraint("message_id", name=op.f("uq_mail_outbox_message_id")),
     )
     op.create_index("ix_mail_outbox_state_next_attempt_at", "mail_outbox", ["state", "next_attempt_at"])
+    with op.batch_alter_table("areas", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("retired_at", sa.DateTime(), nullable=True))
+    # A barangay made before areas could be managed may have none, and then no machine could be
+    # added there: it gets the area a new barangay starts with, to rename.
+    barangays = sa.table("barangays", sa.column("id", sa.Integer()))
+    areas = sa.table("areas", sa.column("name", sa.String()), sa.column("barangay_id", sa.Integer()))
+    bind = op.get_bind()
+    without = bind.execute(
+        sa.select(barangays.c.id).where(
+            ~sa.exists(sa.select(areas.c.barangay_id).where(areas.c.barangay_id == barangays.c.id))
+        )
+    ).scalars()
+    rows = [{"name": STARTER_AREA, "barangay_id": barangay_id} for barangay_id in without]
+    if rows:
+        op.bulk_insert(areas, rows)
 
 
 def downgrade():
+    with op.batch_alter_table("areas", schema=None) as batch_op:
+        batch_op.drop_column("retired_at")
     op.drop_index("ix_mail_outbox_state_next_attempt_at", table_name="mail_outbox")
     op.drop_table("mail_outbox")
