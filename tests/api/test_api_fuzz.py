@@ -26,7 +26,7 @@ from sqlalchemy import select
 
 from sibol.extensions import db, limiter
 from sibol.identity.tokens import issue_token
-from sibol.models import AccountStatus, Barangay, HouseholdMember, RoleId
+from sibol.models import AccountStatus, Area, Barangay, HouseholdMember, RoleId
 from tests.factories import make_account, make_admin, make_machine
 from tests.factories_telemetry import device, keyed_machine
 
@@ -95,6 +95,9 @@ def make_records(app, headers: dict) -> dict:
     db.session.add(member)
     db.session.commit()
     machine = make_machine(name="Fuzz Machine")
+    area = Area(name="Fuzz Area")  # renamed and retired by the fuzzer, apart from the machine's
+    db.session.add(area)
+    db.session.commit()
     client = app.test_client()
 
     def create(path: str, body: dict, key: str) -> int:
@@ -128,6 +131,7 @@ def make_records(app, headers: dict) -> dict:
         "assignedTo": operator.id,
         "memberId": member.id,
         "areaId": machine.area_id,
+        "area_id": area.id,
         "Barangay_id": db.session.scalar(select(Barangay.id).limit(1)),
         "machine_id": machine.id,
         "schedule_id": create(
