@@ -155,6 +155,12 @@ def mail_retry_settings() -> tuple[int, int]:
     )
 
 
+def mail_lease_seconds() -> int:
+    """How long a consumer holds an e-mail it is sending before another may send it again (a
+    consumer that died mid-send never lets go): longer than any SMTP exchange should take."""
+    return int(os.environ.get("SIBOL_MAIL_LEASE_SECONDS", "300"))
+
+
 def rate_limit_storage(instance_path: str) -> str:
     """RATELIMIT_STORAGE_URI, or a store beside this console's database that every worker
     process of it shares."""

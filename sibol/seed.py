@@ -66,9 +66,9 @@ def reference_data() -> None:
         db.session.execute(insert(table("barangays", column("name"))).values(name=name))
         first_id = db.session.scalar(select(func.min(Barangay.id)))
     existing = set(db.session.scalars(select(Area.name).where(Area.barangay_id == first_id)))
-    for name in AREAS:
-        if name not in existing:
-            db.session.add(Area(name=name, barangay_id=first_id))
+    missing = [{"name": name, "barangay_id": first_id} for name in AREAS if name not in existing]
+    if missing:
+        db.session.execute(insert(table("areas", column("name"), column("barangay_id"))), missing)
     _ensure_named(MachineStatus, MACHINE_STATUSES)
     db.session.commit()
 

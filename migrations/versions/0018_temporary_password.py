@@ -1,7 +1,7 @@
 """temporary password: when an administrator's temporary password stops signing in
 
 Revision ID: 0018_temporary_password
-Revises: 0016_auth_hardening
+Revises: 0017_outbox_areas
 Create Date: 2026-11-25 09:00:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0018_temporary_password"
-down_revision = "0016_auth_hardening"
+down_revision = "0017_outbox_areas"
 branch_labels = None
 depends_on = None
 

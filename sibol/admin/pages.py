@@ -1,4 +1,4 @@
-"""/admin: account administration as server pages that work without JavaScript.
+"""/admin: account administration, and the barangay's areas, as server pages that work without JavaScript.
 
 The island on the page adds the create/edit modal and does the row actions through /api/admin;
 without JavaScript the same actions are plain form posts here (with CSRF).
@@ -16,7 +16,9 @@ from flask_login import current_user
 from ..data.export import wants_csv
 from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
+from ..identity import tenancy
 from ..identity.access import module_required
+from ..machines import areas
 from ..models import Account, ModuleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
 from . import approval, exports, locks, queries, service
@@ -254,3 +256,65 @@ def unlock(account_id: int):
         lambda: locks.unlock_account(_actor(), account_id),
         lambda account: _("%(username)s can sign in again.", username=account.username),
     )
+
+
+# Areas (puroks) -----------------------------------------------------------------------------
+
+
+def _areas_page(
+    errors: dict[str, str] | None = None, values: dict[str, str] | None = None, status: int = 200
+):
+    """The barangay's areas; `errors` and `values` keyed "new" (the add form) or "area-<id>"."""
+    return render_template(
+        "admin/areas.html",
+        tab="areas",
+        rows=areas.area_rows(),
+        errors=errors or {},
+        values=values or {},
+        pending_total=queries.pending_count(),
+        show_barangay=tenancy.current_scope() is None and tenancy.is_multi_barangay(),
+    ), status
+
+
+@bp.get("/admin/areas")
+@module_required(ADMIN, action="areas.manage")
+def areas_index():
+    return _areas_page()
+
+
+@bp.post("/admin/areas")
+@module_required(ADMIN, action="areas.manage")
+def add_area():
+    name = request.form.get("name", "")
+    try:
+        area = areas.create_area(name)
+    except Invalid as err:
+        return _areas_page({"new": err.message}, {"new": name[:200]}, err.status)
+    flash(_("Area %(name)s added.", name=area.name), "success")
+    return redirect(url_for("admin.areas_index"))
+
+
+@bp.post("/admin/areas/<int:area_id>")
+@module_required(ADMIN, action="areas.manage")
+def rename_area(area_id: int):
+    areas.get_area(area_id)  # another barangay's area, or none: 404
+    name = request.form.get("name", "")
+    key = f"area-{area_id}"
+    try:
+        area = areas.update_area(area_id, name=name)
+    except Invalid as err:
+        return _areas_page({key: err.message}, {key: name[:200]}, err.status)
+    flash(_("Area renamed to %(name)s.", name=area.name), "success")
+    return redirect(url_for("admin.areas_index"))
+
+
+@bp.post("/admin/areas/<int:area_id>/retired")
+@module_required(ADMIN, action="areas.manage")
+def retire_area(area_id: int):
+    retired = request.form.get("retired", "1") != "0"
+    area = areas.update_area(area_id, retired=retired)
+    if retired:
+        flash(_("%(name)s is retired: new machines and schedules cannot use it.", name=area.name), "success")
+    else:
+        flash(_("%(name)s is open for new machines and schedules again.", name=area.name), "success")
+    return redirect(url_for("admin.areas_index"))

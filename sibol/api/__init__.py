@@ -12,6 +12,7 @@ from ..data.rows import MAX_ID
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
 from ..inputs.fields import required_message
 from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
+from ..inputs.numbers import whole_text
 
 
 def json_body(*, required: bool = True) -> dict[str, Any]:
@@ -111,7 +112,9 @@ def int_field(
     if isinstance(value, bool):
         raise Invalid(_("%(label)s must be a number.", label=label), field=names[0])
     if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
-        value = int(value.strip())
+        value = whole_text(value)
+        if value is None:  # more digits than any id has
+            raise Invalid(_("%(label)s must be a valid number.", label=label), field=names[0])
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int):

@@ -25,6 +25,7 @@ from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..identity import tenancy
+from ..machines import areas
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
@@ -63,10 +64,14 @@ def clean_name(raw: object, *, exclude_id: int | None = None) -> str:
 
 
 def create_barangay(raw_name: object) -> Barangay:
+    """A new barangay with one area (its Admin renames it and adds the others), in one commit:
+    without an area its staff could add no machine."""
     name = clean_name(raw_name)
     barangay = Barangay(name=name, is_active=True)
     with tenancy.unscoped():
         db.session.add(barangay)
+        db.session.flush()
+        areas.add_starter_area(barangay.id)
         db.session.commit()
     return barangay
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -10,6 +9,7 @@ from flask_babel import gettext as _
 
 from ..errors import Invalid
 from ..i18n.languages import N_
+from ..inputs.numbers import finite
 
 # How long a command waits to be delivered, and then to be answered, before it expires.
 DELIVERY_TTL = timedelta(minutes=10)
@@ -91,10 +91,10 @@ def parse_value(kind: Kind, raw: object) -> str | None:
         return None
     number: float | None = None
     if isinstance(raw, int | float) and not isinstance(raw, bool):
-        number = float(raw)
+        number = finite(raw)
     elif isinstance(raw, str) and raw.strip().isdecimal() and len(raw.strip()) <= 6:
         number = float(raw.strip())
-    if number is None or not math.isfinite(number) or number != int(number):
+    if number is None or number != int(number):
         raise Invalid(
             _(
                 "value of %(command)s must be a whole number of %(unit)s (%(low)s-%(high)s).",

@@ -14,12 +14,16 @@ from ..telemetry import keys
 HEADER = "X-Device-Key"
 
 
+def _authorization() -> str | None:
+    """The request's key as an `Authorization: Device <key>` value: X-Device-Key when sent."""
+    raw = request.headers.get(HEADER, "").strip()
+    return f"Device {raw}" if raw else request.headers.get("Authorization")
+
+
 def calling_device() -> DeviceKey:
     """The device of this request's key, or Unauthorized (401 {"success": false, "message"})."""
-    raw = request.headers.get(HEADER, "").strip()
-    if raw:
-        return keys.device_for_header(f"Device {raw}")
-    if not request.headers.get("Authorization"):
+    header = _authorization()
+    if not header:
         raise Unauthorized(
             _(
                 "Send the machine's device key: %(a)s or %(b)s.",
@@ -27,12 +31,11 @@ def calling_device() -> DeviceKey:
                 b="Authorization: Device <key>",
             )
         )
-    return keys.device_for_header(request.headers.get("Authorization"))
+    return keys.device_for_header(header)
 
 
 def _rate_key() -> str:
-    raw = request.headers.get(HEADER) or request.headers.get("Authorization", "")
-    return "device:" + keys.hash_key(raw.strip().removeprefix("Device ").strip())[:32]
+    return keys.rate_key(_authorization())
 
 
 def _rate() -> str:

@@ -8,7 +8,6 @@ Readings go through the same parsing, validation and duplicate rules as POST /ap
 
 from __future__ import annotations
 
-import math
 from typing import cast
 
 from flask import Blueprint
@@ -20,6 +19,7 @@ from ..commands import service as commands
 from ..errors import Forbidden, Invalid
 from ..extensions import db
 from ..identity.access import public
+from ..inputs.numbers import finite
 from ..models import utcnow
 from ..models.telemetry import DeviceKey, Reading
 from ..telemetry import ingest
@@ -71,9 +71,10 @@ def _number(body: dict, name: str) -> float | None:
     value = body.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    number = finite(value)
+    if number is None:
         raise Invalid(_("%(field)s must be a finite number.", field=name), field=name)
-    return float(value)
+    return number
 
 
 @bp.post("/s1-esp32/data")

@@ -14,6 +14,7 @@ from ..extensions import db
 from ..i18n.localtime import today
 from ..inputs import rules
 from ..inputs.fields import Errors
+from ..machines import areas as machine_areas
 from ..models import (
     OPEN_COLLECTION_STATUSES,
     Barangay,
@@ -117,6 +118,12 @@ def _schedule_values(data: dict, *, partial: bool = False) -> dict:
 
 
 def _set_areas(schedule: CollectionSchedule, names: list[str]) -> None:
+    """The schedule's chips. A chip naming a retired area is refused unless the schedule had it
+    already (a retired area keeps its history but takes no new schedule)."""
+    had = {name.lower() for name in schedule.area_names}
+    retired = [name for name in machine_areas.retired_names(names) if name.lower() not in had]
+    if retired:
+        raise Invalid(_("%(name)s is retired: choose another area.", name=", ".join(retired)), field="areas")
     schedule.areas = [CollectionArea(name=name, position=i) for i, name in enumerate(names)]
 
 

@@ -37,6 +37,8 @@ ACTIONS: dict[str, frozenset[RoleId]] = {
     # Dashboard ----------------------------------------------------------------------------
     "dashboard.record": CREW_ROLES,  # Record a collection, record energy
     "reports.view": STAFF_ROLES,  # the monthly report (/reports/monthly, /api/reports/monthly)
+    # Areas (puroks) of a barangay: its Admin adds, renames, retires them --------------------
+    "areas.manage": frozenset({ADMIN, CITY_ADMIN}),
     # Barangays -----------------------------------------------------------------
     "city.barangays": frozenset({CITY_ADMIN}),  # create, rename, deactivate, appoint admins
     "city.dashboard": frozenset({CITY_ADMIN}),  # totals per barangay

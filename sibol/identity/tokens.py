@@ -14,6 +14,7 @@ from sqlalchemy.orm import make_transient_to_detached
 from ..extensions import db
 from ..models import Account, ApiToken, Barangay, utcnow
 from ..models.core import BARANGAY_ACTIVE_KEY, MODULE_IDS_KEY, module_ids_column, parse_module_ids
+from .authorization import credentials
 
 
 def hash_secret(raw: str) -> str:
@@ -63,12 +64,7 @@ def revoke_all_tokens(account_id: int) -> int:
 
 
 def bearer_from_request() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _sep, value = header.partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    value = value.strip()
-    return value or None
+    return credentials(request.headers.get("Authorization"), "Bearer")
 
 
 # One statement for every bearer request: the token's checks, the account's columns,

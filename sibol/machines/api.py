@@ -1,12 +1,13 @@
 """/api/machines*: the machines list (plain, or paged and searched), create, update, the area and
-status options, and the chemical additives and waste containers of a machine."""
+status options (areas are also added, renamed and retired here, by an Admin), and the chemical
+additives and waste containers of a machine."""
 
 from __future__ import annotations
 
 from flask import Blueprint, request
 from flask_babel import gettext as _
 
-from ..api import int_field, json_body, text_field
+from ..api import int_field, json_body, pick, text_field
 from ..data.export import stream_rows, wants_csv
 from ..data.jsonlist import json_list_response
 from ..data.listing import page_args, page_json
@@ -15,6 +16,7 @@ from ..i18n.languages import bound_gettext
 from ..identity.access import module_required
 from ..models import ModuleId, utcnow
 from ..telemetry.serializers import last_reading_json
+from . import areas as area_service
 from . import exports, records, search, service
 from .serializers import (
     area_json,
@@ -102,7 +104,41 @@ def statuses():
 @bp.get("/machines/areas")
 @module_required(ModuleId.MACHINES)
 def areas():
-    return [area_json(a) for a in service.list_areas()]
+    """The areas a machine may be added to; `all=1` lists the retired ones too."""
+    include_retired = request.args.get("all", "0") == "1"
+    found = service.list_areas(include_retired=include_retired)
+    return [area_json(a, managed=include_retired) for a in found]
+
+
+@bp.post("/machines/areas")
+@module_required(ModuleId.ADMIN, action="areas.manage")
+def create_area():
+    """A new area of the caller's barangay (the Admin's; a City Admin's chosen one)."""
+    body = json_body()
+    name = pick(body, "name", "Area_Name")
+    area = area_service.create_area(name if name is not None else "")
+    return {
+        "success": True,
+        "message": _("Area %(name)s added.", name=area.name),
+        "data": area_json(area, managed=True),
+    }, 201
+
+
+@bp.patch("/machines/areas/<area_id>")
+@module_required(ModuleId.ADMIN, action="areas.manage")
+def update_area(area_id: str):
+    """Rename ({"name"}), retire ({"retired": true}) or restore ({"retired": false}) an area."""
+    area_service.get_area(area_id)  # an unknown id is 404 before the body is judged
+    body = json_body()
+    name, retired = pick(body, "name", "Area_Name"), body.get("retired")
+    if name is None and retired is None:
+        raise Invalid(_("Send the area's new name or retired (true or false)."), field="name")
+    area = area_service.update_area(area_id, name=name, retired=retired)
+    return {
+        "success": True,
+        "message": _("Area %(name)s saved.", name=area.name),
+        "data": area_json(area, managed=True),
+    }
 
 
 @bp.get("/machines/<machine_id>/chemical-additives")

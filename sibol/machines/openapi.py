@@ -5,6 +5,16 @@ from __future__ import annotations
 from ..api.schemas import DATE, ID, INT, PAGING, Q, answer, obj, text
 
 PACKAGE = {"type": "string", "enum": ["Package 1", "Package 2", "Package 3", "Package 4"]}
+AREA = obj(
+    {
+        "Area_id": INT,
+        "Area_Name": {"type": "string"},
+        "retired": {"type": "boolean"},
+        "retiredAt": {"type": "string", "nullable": True, "description": "ISO 8601 UTC"},
+    },
+    "Area_id",
+    "Area_Name",
+)
 
 OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.machines.list_machines", "GET"): {
@@ -71,9 +81,32 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.machines.areas", "GET"): {
-        "response": {"type": "array", "items": {"type": "object"}},
-        "summary": "Machine areas",
-        "errors": [],
+        "response": {"type": "array", "items": AREA},
+        "summary": "The areas a machine may be added to (all=1: the retired ones too)",
+        "query": {"all": {"type": "string", "enum": ["0", "1"], "description": "1: list retired areas too"}},
+        "errors": ["400"],
+    },
+    ("api.machines.create_area", "POST"): {
+        "summary": "Add an area (a purok) to the caller's barangay (Admin module)",
+        "body": obj({"name": text(100, "Unique in the barangay, ignoring case (alias: Area_Name)")}, "name"),
+        "response": obj(
+            {"success": {"type": "boolean"}, "message": {"type": "string"}, "data": AREA}, "data"
+        ),
+        "status": 201,
+        "errors": ["400", "403", "415"],
+    },
+    ("api.machines.update_area", "PATCH"): {
+        "summary": "Rename an area, retire it (no new machines or schedules; its history stays) or restore it",
+        "body": obj(
+            {
+                "name": text(100, "Alias: Area_Name"),
+                "retired": {"type": "boolean", "description": "true retires, false restores"},
+            }
+        ),
+        "response": obj(
+            {"success": {"type": "boolean"}, "message": {"type": "string"}, "data": AREA}, "data"
+        ),
+        "errors": ["400", "403", "404", "415"],
     },
     ("api.machines.chemical_additives", "GET"): {
         "csv": True,  # also text/csv: format=csv or Accept: text/csv

@@ -40,8 +40,14 @@ def status_json(status: MachineStatus) -> dict:
     return {"Mach_status_id": status.id, "Status": status.name}
 
 
-def area_json(area: Area) -> dict:
-    return {"Area_id": area.id, "Area_Name": area.name}
+def area_json(area: Area, *, managed: bool = False) -> dict:
+    """The spec's area option; `managed` adds whether it is retired (lists with ?all=1, and
+    the answers of add, rename and retire)."""
+    option = {"Area_id": area.id, "Area_Name": area.name}
+    if managed:
+        retired_at = area.retired_at.isoformat(timespec="seconds") + "Z" if area.retired_at else None
+        option.update(retired=retired_at is not None, retiredAt=retired_at)
+    return option
 
 
 def chemical_additive_json(row: ChemicalAdditive) -> dict:

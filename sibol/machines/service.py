@@ -1,6 +1,6 @@
 """Rules of the machines feature: the machines themselves (read one, create, edit) and their
-areas and statuses. Searching them is sibol/machines/search.py; the chemical additives and waste
-containers recorded per machine are sibol/machines/records.py.
+statuses. Their areas are sibol/machines/areas.py, searching them is sibol/machines/search.py;
+the chemical additives and waste containers recorded per machine are sibol/machines/records.py.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..models import Area, Machine, MachineStatus
+from . import areas
 
 NAME_MAX = 100  # Machine.name is String(100)
 
@@ -19,8 +20,9 @@ NAME_MAX = 100  # Machine.name is String(100)
 # Reading ------------------------------------------------------------------------------------
 
 
-def list_areas() -> list[Area]:
-    return list(db.session.scalars(select(Area).order_by(Area.id)))
+def list_areas(*, include_retired: bool = False) -> list[Area]:
+    """The areas a machine may be added to (retired ones too when asked): see areas.py."""
+    return areas.list_areas(include_retired=include_retired)
 
 
 def list_statuses() -> list[MachineStatus]:
@@ -50,13 +52,6 @@ def find_machine(machine_id) -> Machine | None:
 # Writing machines ---------------------------------------------------------------------------
 
 
-def _area(area_id: int) -> Area:
-    area = get_by_id(Area, area_id)
-    if area is None:
-        raise Invalid(_("Area not found."), field="areaId")
-    return area
-
-
 def _status(status_id: int | None) -> MachineStatus | None:
     if status_id is None:
         return None
@@ -77,7 +72,7 @@ def _check_name(name: str) -> str:
 
 def create_machine(area_id: int, status_id: int | None = None, name: str | None = None) -> Machine:
     """A new machine; without a name it is called 'SIBOL Machine {id}'."""
-    area = _area(area_id)
+    area = areas.area_for_new_work(area_id)
     status = _status(status_id)
     name = _check_name(name or "")
     machine = Machine(name=name or "SIBOL Machine", area_id=area.id, status_id=status.id if status else None)
@@ -95,7 +90,7 @@ def update_machine(
     """Replace the editable fields: rename (a blank name keeps the old one), move, and set the
     status (None clears it: the spec's "No Status")."""
     machine = get_machine(machine_id)
-    area = _area(area_id)
+    area = areas.area_for_new_work(area_id, current=machine.area_id)  # it may stay in a retired one
     status = _status(status_id)
     machine.status_id = status.id if status else None
     name = _check_name(name or "")

@@ -13,6 +13,7 @@ from ..errors import Invalid
 from ..extensions import db
 from ..i18n.localtime import today
 from ..inputs.fields import is_blank, required_message
+from ..inputs.numbers import whole_text
 from ..models import Account, AccountStatus, MaintenancePriority, RoleId
 
 MAX_ISSUE = 2000
@@ -74,8 +75,8 @@ def parse_priority(value: object) -> str:
 def parse_id(value: object, field_name: str, label: str) -> int:
     if is_blank(value):
         raise Invalid(required_message(label), field=field_name)
-    if isinstance(value, str) and value.strip().isdecimal():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = whole_text(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
         raise Invalid(_("%(label)s must be chosen from the list.", label=label), field=field_name)
     return value

@@ -26,6 +26,7 @@ from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..i18n.localtime import today
 from ..inputs.fields import Errors
+from ..inputs.numbers import whole_text
 from ..inputs.uploads import MAX_UPLOAD_BYTES as MAX_UPLOAD_BYTES
 from ..models import (
     Account,
@@ -91,8 +92,8 @@ def propose_request_number() -> int:
 
 
 def _proposed(value: object) -> int | None:
-    if isinstance(value, str) and value.strip().isdecimal():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = whole_text(value)
     if isinstance(value, int) and not isinstance(value, bool) and NUMBER_MIN <= value <= NUMBER_MAX:
         return value
     return None  # anything else: the server picks one

@@ -24,6 +24,7 @@ from .core import (
 )
 from .household import *  # noqa: F403
 from .machines import *  # noqa: F403
+from .mail import *  # noqa: F403
 from .maintenance import *  # noqa: F403
 from .mqtt import *  # noqa: F403
 from .residents import *  # noqa: F403

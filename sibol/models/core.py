@@ -121,9 +121,13 @@ class TenantOwned:
 
 
 class Area(TenantOwned, Model):
+    """A part of a barangay (a purok) where machines stand. Retired: kept with its history, but
+    no new machine or schedule may use it (sibol/machines/areas.py)."""
+
     __tablename__ = "areas"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime)
 
     __table_args__ = (UniqueConstraint("barangay_id", "name", name="uq_areas_barangay_id_name"),)
 

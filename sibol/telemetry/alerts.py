@@ -3,7 +3,6 @@ readings back in range; a machine with a key that has gone quiet gets a "silent"
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -13,6 +12,7 @@ from sqlalchemy import Select, select
 from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
+from ..inputs.numbers import finite
 from ..models import Machine, utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Threshold
 from . import notifications
@@ -43,13 +43,13 @@ def parse_ranges(body: dict) -> dict[str, tuple[float, float]]:
             raise Invalid(_("%(field)s must be an object with min and max.", field=field), field=field)
         bounds = []
         for side in ("min", "max"):
-            number = value[side]
-            if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
+            number = finite(value[side])
+            if number is None:
                 raise Invalid(
                     _("%(field)s.%(side)s must be a finite number.", field=field, side=side),
                     field=f"{field}.{side}",
                 )
-            bounds.append(float(number))
+            bounds.append(number)
         low, high = bounds
         if low >= high:
             raise Invalid(_("%(field)s.min must be below %(field)s.max.", field=field), field=f"{field}.min")

@@ -32,8 +32,7 @@ def require_editor() -> None:
 
 
 def _device_rate_key() -> str:
-    header = request.headers.get("Authorization", "")
-    return "device:" + keys.hash_key(header)[:32]
+    return keys.rate_key(request.headers.get("Authorization"))
 
 
 def _device_rate() -> str:

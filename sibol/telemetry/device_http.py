@@ -21,7 +21,7 @@ import re
 import time
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 from flask_babel import gettext as _
 from flask_babel import refresh
 from limits import parse
@@ -184,13 +184,11 @@ def _run(handler: keys.DeviceHandler, device: keys.Device, req: DeviceRequest, i
 
 
 def _rate_limit(header: str | None) -> None:
-    """SIBOL_TELEMETRY_RATE_LIMIT per device key (its hash), in the app's shared limit store."""
-    from flask import current_app
-
+    """SIBOL_TELEMETRY_RATE_LIMIT per device (keys.rate_key), in the app's shared limit store."""
     if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
         return
     item = parse(current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"])
-    who = "device:" + keys.hash_key(header or "")[:32]
+    who = keys.rate_key(header)
     if not limiter.limiter.hit(item, who):
         reset_at, _remaining = limiter.limiter.get_window_stats(item, who)
         error = TooManyRequests(_(HTTP_MESSAGES[429]))

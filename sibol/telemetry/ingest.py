@@ -10,7 +10,6 @@ duplicate, counted and not stored twice.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import cast
@@ -20,6 +19,7 @@ from sqlalchemy import CursorResult, case, insert, or_, select, update
 
 from ..errors import Invalid, Unauthorized
 from ..extensions import db
+from ..inputs.numbers import finite
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
 from . import alerts, group, rollups, single
@@ -53,9 +53,10 @@ def parse_ts(value: object, index: int | None, now: datetime) -> datetime:
             _("%(field)s must be ISO 8601 with an offset or epoch milliseconds.", field=field), field=field
         )
     if isinstance(value, int | float):
-        if not math.isfinite(value) or abs(value) > 1e14:
+        millis = finite(value)
+        if millis is None or abs(millis) > 1e14:
             raise Invalid(_("%(field)s must be epoch milliseconds.", field=field), field=field)
-        ts = EPOCH + timedelta(milliseconds=int(value))
+        ts = EPOCH + timedelta(milliseconds=int(millis))
     elif isinstance(value, str) and len(value) <= 40:
         try:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
@@ -92,14 +93,15 @@ def parse_reading(raw: object, index: int | None, now: datetime) -> dict:
             raise Invalid(_("%(field)s is not a known field.", field=field), field=field)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        number = finite(value)
+        if number is None:
             raise Invalid(_("%(field)s must be a finite number.", field=field), field=field)
         info = metric_info(name)
-        if info.minimum is not None and value < info.minimum:
+        if info.minimum is not None and number < info.minimum:
             raise Invalid(_range_message(field, info.minimum, info.maximum), field=field)
-        if info.maximum is not None and value > info.maximum:
+        if info.maximum is not None and number > info.maximum:
             raise Invalid(_range_message(field, info.minimum, info.maximum), field=field)
-        reading[name] = float(value)
+        reading[name] = number
     if not reading:
         field = "body" if index is None else f"readings[{index}]"
         raise Invalid(

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from ..data.rows import get_by_id
 from ..errors import NotFound, Unauthorized
 from ..extensions import db
+from ..identity.authorization import credentials
 from ..models import Machine, utcnow
 from ..models.telemetry import DeviceKey
 from . import mqtt
@@ -110,9 +111,8 @@ def device_states(machine_ids: list[int]) -> dict[int, DeviceKey]:
 
 
 def _raw_key(header: str | None) -> str:
-    scheme, _sep, raw = (header or "").partition(" ")
-    raw = raw.strip()
-    if scheme.lower() != "device" or not raw or len(raw) > MAX_KEY_LENGTH:
+    raw = credentials(header, "Device")
+    if raw is None or len(raw) > MAX_KEY_LENGTH:
         raise Unauthorized(_("Send the machine's device key: Authorization: Device <key>."))
     return raw
 
@@ -136,6 +136,16 @@ def authenticate(header: str | None) -> Device:
     return Device(machine_id, digest)
 
 
+def rate_key(header: str | None) -> str:
+    """Whose count a device request adds to in the per-device rate limit: its machine's
+    ("device:<id>"), however the header spells the scheme or spaces the key, so a device cannot
+    earn a fresh count by respelling it. A key that names no machine counts on its own digest."""
+    try:
+        return f"device:{authenticate(header).machine_id}"
+    except Unauthorized:
+        return "device-key:" + hash_key(credentials(header, "Device") or "")[:32]
+
+
 def forget(digest: str) -> None:
     """Drop a key from this worker's cache (revoked, replaced, or refused by a write)."""
     with _cache_lock:
@@ -155,7 +165,7 @@ def device_route(method: str, pattern: str) -> Callable[[DeviceHandler], DeviceH
     full path whose `<name>` parts match a decimal id, passed as an int: for example
     "/api/device/commands/<command_id>/result". A ServiceError becomes its JSON 4xx; the handler
     runs again after a retryable database error, so it must commit once, at its end. Rate limit:
-    SIBOL_TELEMETRY_RATE_LIMIT per device key, over all device routes.
+    SIBOL_TELEMETRY_RATE_LIMIT per device (rate_key), over all lean device routes.
 
         @keys.device_route("GET", "/api/device/commands")
         def pending(device: keys.Device, request) -> tuple[dict, int]:

@@ -36,7 +36,7 @@ class SimulatedDevice:
 def simulated_machines(count: int) -> list[Machine]:
     """The first `count` machines, adding simulated ones when there are fewer."""
     machines = list(db.session.scalars(select(Machine).order_by(Machine.id).limit(count)))
-    area_id = db.session.scalar(select(Area.id).order_by(Area.id).limit(1))
+    area_id = db.session.scalar(select(Area.id).where(Area.retired_at.is_(None)).order_by(Area.id).limit(1))
     while len(machines) < count and area_id is not None:
         machine = Machine(name=f"Simulated Machine {len(machines) + 1}", area_id=area_id)
         db.session.add(machine)

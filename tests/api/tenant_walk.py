@@ -52,6 +52,7 @@ ID_KINDS: dict[str, Callable[[Tenant], list]] = {
     "notification_id": lambda t: [t.notification.id],
     "barangay_id": lambda t: [t.barangay.id],
     "command_id": lambda t: [t.command.id],
+    "area_id": lambda t: [t.area.id],
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from io import BytesIO
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,8 +26,9 @@ from sqlalchemy import select
 
 from sibol.extensions import db, limiter
 from sibol.identity.tokens import issue_token
-from sibol.models import AccountStatus, Barangay, HouseholdMember, RoleId
+from sibol.models import AccountStatus, Area, Barangay, HouseholdMember, RoleId
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
+from tests.factories_telemetry import device, keyed_machine
 
 MAX_EXAMPLES = 25
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(16)  # the signature is all the server checks
@@ -93,6 +95,9 @@ def make_records(app, headers: dict) -> dict:
     db.session.add(member)
     db.session.commit()
     machine = make_machine(name="Fuzz Machine")
+    area = Area(name="Fuzz Area")  # renamed and retired by the fuzzer, apart from the machine's
+    db.session.add(area)
+    db.session.commit()
     client = app.test_client()
 
     def create(path: str, body: dict, key: str) -> int:
@@ -126,6 +131,7 @@ def make_records(app, headers: dict) -> dict:
         "assignedTo": operator.id,
         "memberId": member.id,
         "areaId": machine.area_id,
+        "area_id": area.id,
         "Barangay_id": db.session.scalar(select(Barangay.id).limit(1)),
         "machine_id": machine.id,
         "schedule_id": create(
@@ -209,3 +215,142 @@ def test_the_probes_bearer_only_sign_out_ends_the_page_session(app):
     ).get_json()["token"]
     app.test_client().post("/api/auth/logout", headers={"Authorization": f"Bearer {token}"})
     assert browser.get("/api/me").status_code == 401
+
+
+# Numbers past every range ----------------------------------------------------------------------
+# JSON bounds no integer's digits. A 400-digit one once reached float() and math.isfinite() in the
+# reading, timestamp and threshold checks and answered 500; text of thousands of digits did the
+# same in int(). Each case below must be a 400 naming its field, and no number field of any
+# operation in the document may answer 5xx for one.
+
+HUGE = int("9" * 400)
+HUGE_TEXT = "9" * 5000  # past the 4,300 digits int() reads from text
+
+
+def number_fields(schema, path: tuple = ()):
+    """The paths of every integer or number property in a JSON schema ((name, 0, name) for arrays)."""
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") in ("integer", "number"):
+        yield path
+    for name, inner in (schema.get("properties") or {}).items():
+        yield from number_fields(inner, (*path, name))
+    if "items" in schema:
+        yield from number_fields(schema["items"], (*path, 0))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for inner in schema.get(key, []):
+            yield from number_fields(inner, path)
+
+
+def body_with(path: tuple, value) -> object:
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    return [body_with(rest, value)] if head == 0 else {head: body_with(rest, value)}
+
+
+def test_no_number_field_of_any_operation_fails_on_a_huge_number(app, client, monkeypatch):
+    monkeypatch.setattr(limiter, "enabled", False)
+    admin = make_admin(username="fuzz.numbers")
+    bearer = {"Authorization": f"Bearer {issue_token(admin)}"}
+    db.session.commit()
+    machine, key = keyed_machine()
+    document = client.get("/api/openapi.json").get_json()
+    problems, tried = [], 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            url = path
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    url = url.replace("{" + parameter["name"] + "}", str(machine.id))
+            # A public operation is a device's (or a sign-in's): it gets the device key.
+            headers = device(key) if operation.get("security") == [] else bearer
+            schema = (
+                operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            )
+            for field in number_fields(schema or {}):
+                for value in (HUGE, -HUGE, HUGE_TEXT):
+                    tried += 1
+                    res = client.open(
+                        url, method=method.upper(), json=body_with(field, value), headers=headers
+                    )
+                    if res.status_code >= 500:
+                        problems.append(f"{method.upper()} {url} {field}: {res.status_code}")
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "query" and parameter["schema"].get("type") in ("integer", "number"):
+                    tried += 1
+                    res = client.open(
+                        f"{url}?{parameter['name']}={HUGE}", method=method.upper(), headers=headers
+                    )
+                    if res.status_code >= 500:
+                        problems.append(f"{method.upper()} {url}?{parameter['name']}: {res.status_code}")
+    assert tried > 100
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"ph": HUGE}, "ph"),
+        ({"methane_pct": -HUGE}, "methane_pct"),
+        ({"ph": 7, "ts": HUGE}, "ts"),
+        ({"ph": 7, "ts": -HUGE}, "ts"),
+        ({"readings": [{"ph": 7}, {"water_l": HUGE}]}, "readings[1].water_l"),
+        ({"readings": [{"ph": 7, "ts": HUGE}]}, "readings[0].ts"),
+    ],
+)
+def test_a_huge_number_in_a_reading_is_a_400_naming_it(client, body, field):
+    _machine, key = keyed_machine()
+    res = client.post("/api/telemetry", json=body, headers=device(key))
+    assert res.status_code == 400 and res.json["field"] == field, res.json
+
+
+def test_a_huge_number_on_sibols_device_routes_is_a_400_naming_it(client):
+    _machine, key = keyed_machine()
+    res = client.post("/api/s1-esp32/data", json={"weight": HUGE}, headers={"X-Device-Key": key})
+    assert res.status_code == 400 and res.json["field"] == "weight"
+
+
+def test_an_integer_too_long_for_json_is_a_400_not_a_500(client):
+    _machine, key = keyed_machine()
+    raw = '{"ph": ' + "9" * 5000 + "}"
+    res = client.post("/api/telemetry", data=raw, content_type="application/json", headers=device(key))
+    assert res.status_code == 400 and res.json["field"] == "body"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/thresholds", {"ph": {"min": HUGE, "max": 8}}, "ph.min"),
+        ("/thresholds", {"ph": {"min": 6, "max": HUGE}}, "ph.max"),
+        ("/thresholds", {"ph": {"min": -HUGE, "max": 8}}, "ph.min"),
+        ("/commands", {"command": "set_interval", "value": HUGE}, "value"),
+        ("/commands", {"command": "stir", "value": -HUGE}, "value"),
+    ],
+)
+def test_a_huge_number_in_a_threshold_or_a_command_is_a_400_naming_it(client, api_headers, path, body, field):
+    machine = make_machine()
+    method = client.put if path == "/thresholds" else client.post
+    res = method(f"/api/machines/{machine.id}{path}", json=body, headers=api_headers(make_admin()))
+    assert res.status_code == 400 and res.json["field"] == field, res.json
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/machines", {"areaId": HUGE}, "areaId"),
+        ("/api/machines", {"areaId": HUGE_TEXT}, "areaId"),
+        (
+            "/api/admin/create",
+            {"FirstName": "A", "LastName": "B", "Email": "a@b.test", "Roles": HUGE_TEXT},
+            "Roles",
+        ),
+        ("/api/household/point-rule", {"wasteKg": HUGE, "points": 1}, "wasteKg"),
+        ("/api/household/point-rule", {"wasteKg": 1, "points": HUGE}, "points"),
+        ("/api/dashboard/energy-readings", {"month": "2026-01", "kilowatts": HUGE}, "kilowatts"),
+    ],
+)
+def test_a_huge_number_in_a_form_field_is_a_400_naming_it(client, api_headers, path, body, field):
+    method = client.put if path.endswith("point-rule") else client.post
+    res = method(path, json=body, headers=api_headers(make_admin()))
+    assert res.status_code == 400 and res.json["field"] == field, res.json

@@ -125,13 +125,15 @@ def test_refused_messages_store_nothing_and_never_stop_the_batch(app):
             message(good.id, b"\xff not utf-8"),
             message(good.id, b'{"ph": '),
             message(good.id, {"ph": "acid"}),
+            message(good.id, {"ph": int("9" * 400)}),  # past a float: refused, never an error
+            message(good.id, {"ph": 7, "ts": -int("9" * 400)}),
             message(revoked.id, healthy(ts=ts)),
             message(keyless.id, healthy(ts=ts)),
             message(good.id, healthy(ts=ts)),
         ]
     )
-    assert (result.stored, result.refused) == (1, 5)
+    assert (result.stored, result.refused) == (1, 7)
     assert readings_of(revoked.id) == [] and readings_of(keyless.id) == []
     assert rollups_of(revoked.id) == [] and len(readings_of(good.id)) == 1
     count, shown = refusals.recent(good.id)
-    assert count == 3 and len(shown) == 3
+    assert count == 5 and len(shown) == 5

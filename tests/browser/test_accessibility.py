@@ -15,7 +15,15 @@ PUBLIC_ROUTES = [
     "/email-verification?email=someone%40example.org",
     "/pending-approval?email=someone%40example.org&username=someone",
 ]
-SIGNED_IN_ROUTES = ["/dashboard", "/admin", "/sibol-machines", "/household", "/maintenance", "/chat-support"]
+SIGNED_IN_ROUTES = [
+    "/dashboard",
+    "/admin",
+    "/admin/areas",
+    "/sibol-machines",
+    "/household",
+    "/maintenance",
+    "/chat-support",
+]
 
 
 def sign_in_with_keyboard(browser, base: str, username: str, password: str) -> None:

@@ -109,6 +109,12 @@ class QueueConsumer:
         )
         return self
 
+    def kill(self) -> None:
+        """SIGKILL the consumer's process group: no shutdown hook, no task put back."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
     def stop(self) -> None:
         stop_group(self.proc)
 
