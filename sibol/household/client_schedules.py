@@ -77,11 +77,11 @@ def area_ids_by_name() -> dict[str, int]:
 
 def areas() -> list[tuple[Area, int]]:
     """(area, how many schedules cover it by name, ignoring case), by name A to Z: what the
-    client's area picker offers."""
+    client's area picker offers (open areas only: a retired one takes no new schedule)."""
     key = func.lower(CollectionArea.name)
     statement = select(key, func.count(func.distinct(CollectionArea.schedule_id))).group_by(key)
     covered: dict[str, int] = {name: count for name, count in db.session.execute(statement)}
-    rows = db.session.scalars(select(Area).order_by(Area.name, Area.id))
+    rows = db.session.scalars(select(Area).where(Area.retired_at.is_(None)).order_by(Area.name, Area.id))
     return [(area, covered.get(area.name.lower(), 0)) for area in rows]
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from sibol.extensions import db
 from sibol.identity import tenancy
-from sibol.models import Area, Barangay, CollectionArea, CollectionSchedule, RoleId
+from sibol.models import Area, Barangay, CollectionArea, CollectionSchedule, RoleId, utcnow
 from tests.factories import make_account
 from tests.factories_household import make_schedule
 from tests.factories_machines import area_id
@@ -122,6 +122,14 @@ def test_areas_are_the_barangays_areas_with_their_ids(client, staff):
     assert [(a["Area_id"], a["Area_Name"], a["name"], a["schedules"]) for a in areas] == [
         (area_id(f"Purok {n}"), f"Purok {n}", f"Purok {n}", {1: 2, 2: 1}.get(n, 0)) for n in range(1, 6)
     ]
+
+
+def test_a_retired_area_leaves_the_clients_area_picker(client, staff):
+    retired = db.session.get(Area, area_id("Purok 3"))
+    retired.retired_at = utcnow()
+    db.session.commit()
+    names = [a["Area_Name"] for a in client.get("/api/areas", headers=staff).json]
+    assert names == ["Purok 1", "Purok 2", "Purok 4", "Purok 5"]
 
 
 def test_operators_are_the_active_operator_accounts(client, staff, operator):
