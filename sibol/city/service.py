@@ -24,7 +24,9 @@ from ..data.listing import Page, fetch_page, matches_any
 from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..i18n import localtime
 from ..identity import tenancy
+from ..impact import service as impact
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
@@ -226,8 +228,8 @@ def appoint_admin(
 class Totals:
     machines: int = 0
     households: int = 0
-    waste_g: int = 0
-    energy_kw: int = 0
+    waste_kg: float = 0.0  # this month (the impact module's figure)
+    energy_kwh: float = 0.0  # this month
     points: int = 0
     open_maintenance: int = 0
 
@@ -244,8 +246,6 @@ def _figures(ids: list[int] | None) -> dict[int | None, Totals]:
             (HouseholdMember.is_active.is_(True),),
             ("households", "points"),
         ),
-        (WasteCollection.barangay_id, (func.sum(WasteCollection.weight_g),), (), ("waste_g",)),
-        (EnergyReading.barangay_id, (func.sum(EnergyReading.kilowatts),), (), ("energy_kw",)),
         (
             MaintenanceRequest.barangay_id,
             (func.count(MaintenanceRequest.id),),
@@ -263,6 +263,15 @@ def _figures(ids: list[int] | None) -> dict[int | None, Totals]:
             totals = figures.setdefault(barangay_id, Totals())
             for name, value in zip(names, values, strict=True):
                 setattr(totals, name, int(value or 0))
+    # Waste and energy of this month: the impact module's figures, as every page shows them.
+    month = impact.Period.month_of(localtime.today())
+    if ids is None:
+        found = {None: impact.for_city(month)}
+    else:
+        found = dict(impact.for_barangays(ids, month))  # type: ignore[arg-type]
+    for key, figure in found.items():
+        totals = figures.setdefault(key, Totals())
+        totals.waste_kg, totals.energy_kwh = round(figure.waste_kg, 3), round(figure.energy_kwh, 1)
     return figures
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import Conflict, Invalid, NotFound
 from ...extensions import db
+from ...impact import service as impact
 from ...models import (
     Account,
     ClaimState,
@@ -147,6 +148,9 @@ class Overview:
     claims: list[RewardClaim]
     leaderboard: list[BoardRow]
     recent: list[MemberCollection]
+    impact: impact.Impact  # this year's, as the impact module counts it
+
+
 
 
 def overview(account: Account, today: date) -> Overview:
@@ -161,6 +165,7 @@ def overview(account: Account, today: date) -> Overview:
         claims=claim_service.claims_of(member, limit=20),
         leaderboard=leaderboard(member),
         recent=collections(member, 1, 10).rows,
+        impact=impact.for_household(member, impact.Period.year_of(today)),
     )
 
 

@@ -1,0 +1,40 @@
+"""The one place the impact figures read the machines' telemetry rollups.
+
+Hourly rollups hold, per machine and metric, the sum and the count of the readings in the hour.
+Both functions answer per barangay (through the machine's barangay) for instants in naive UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import Machine
+from ..models.telemetry import Rollup
+
+
+def _hourly(metric: str, value, start: datetime, end: datetime, ids: list[int] | None) -> dict[int, float]:
+    query = (
+        select(Machine.barangay_id, func.sum(value))
+        .join(Machine, Machine.id == Rollup.machine_id)
+        .where(Rollup.period == "h", Rollup.metric == metric, Rollup.start >= start, Rollup.start < end)
+        .group_by(Machine.barangay_id)
+    )
+    if ids is not None:
+        query = query.where(Machine.barangay_id.in_(ids))
+    return {int(b): float(total or 0) for b, total in db.session.execute(query) if b is not None}
+
+
+def weighed_kg(start: datetime, end: datetime, ids: list[int] | None) -> dict[int, float]:
+    """{barangay id: kg weighed by its machines in [start, end)}; barangays with no weighing are
+    absent."""
+    return _hourly("weight_kg", Rollup.sum, start, end, ids)
+
+
+def power_kwh(start: datetime, end: datetime, ids: list[int] | None) -> dict[int, float]:
+    """{barangay id: kWh its machines produced in [start, end)}: each hour's mean power (W) for
+    one hour; barangays with no power reading are absent."""
+    wh = _hourly("power_w", Rollup.sum / Rollup.count, start, end, ids)
+    return {b: value / 1000 for b, value in wh.items()}
