@@ -18,10 +18,10 @@ from ..extensions import db
 from ..household.service import upcoming_schedules
 from ..i18n import localtime
 from ..i18n.localtime import format_pattern, week_label
+from ..impact import service as impact
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import EnergyReading, WasteCollection
-from ..impact import service as impact
 from ..telemetry.dashboard import machine_waste_between
 
 PERIODS = ("weekly", "monthly", "yearly")

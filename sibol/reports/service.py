@@ -19,9 +19,9 @@ from sqlalchemy import func, select
 
 from ..dashboard import service as dashboard
 from ..errors import Invalid
-from ..impact import service as impact
 from ..extensions import db
 from ..i18n import localtime
+from ..impact import service as impact
 from ..models import (
     ClaimState,
     MaintenanceEvent,

@@ -151,8 +151,6 @@ class Overview:
     impact: impact.Impact  # this year's, as the impact module counts it
 
 
-
-
 def overview(account: Account, today: date) -> Overview:
     member = member_of(account)
     upcoming, for_my_area = next_collection(member, today)
