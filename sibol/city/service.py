@@ -30,6 +30,7 @@ from ..impact import service as impact
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
+from ..public import slugs as public_slugs
 
 NAME_MAX = 100
 OPEN_MAINTENANCE = (MaintenanceStatus.REQUESTED, MaintenanceStatus.ONGOING)
@@ -66,7 +67,8 @@ def clean_name(raw: object, *, exclude_id: int | None = None) -> str:
 
 def create_barangay(raw_name: object) -> Barangay:
     name = clean_name(raw_name)
-    barangay = Barangay(name=name, is_active=True)
+    with tenancy.unscoped():
+        barangay = Barangay(name=name, is_active=True, slug=public_slugs.free_slug(name))
     with tenancy.unscoped():
         db.session.add(barangay)
         db.session.commit()

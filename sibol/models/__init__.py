@@ -26,6 +26,7 @@ from .household import *  # noqa: F403
 from .machines import *  # noqa: F403
 from .maintenance import *  # noqa: F403
 from .mqtt import *  # noqa: F403
+from .public import *  # noqa: F403
 from .residents import *  # noqa: F403
 from .telemetry import *  # noqa: F403
 

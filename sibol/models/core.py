@@ -106,6 +106,8 @@ class Barangay(Model):
     # A deactivated barangay's accounts cannot sign in; its data stays.
     is_active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime | None] = mapped_column(DateTime, default=utcnow)
+    # The public page's address, /b/<slug> (sibol/public/slugs.py makes and checks it).
+    slug: Mapped[str | None] = mapped_column(String(80), unique=True)
 
 
 class TenantOwned:

@@ -167,6 +167,13 @@ def overview(account: Account, today: date) -> Overview:
     )
 
 
+def set_public_name(member: HouseholdMember, shown: bool) -> bool:
+    """Record whether the household agrees to its name on the public page (one write)."""
+    member.public_name = bool(shown)
+    db.session.commit()
+    return member.public_name
+
+
 # The link, staff side -------------------------------------------------------------------------
 
 
