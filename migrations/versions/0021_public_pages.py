@@ -24,9 +24,9 @@ def _slug(name):
 
 
 def upgrade():
-    with op.batch_alter_table('barangays', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('slug', sa.String(length=80), nullable=True))
-        batch_op.create_unique_constraint('uq_barangays_slug', ['slug'])
+    # Added in place (no table copy: SQLite cannot rebuild a table other tables point to).
+    op.add_column('barangays', sa.Column('slug', sa.String(length=80), nullable=True))
+    op.create_index('ix_barangays_slug', 'barangays', ['slug'], unique=True)
     with op.batch_alter_table('household_members', schema=None) as batch_op:
         batch_op.add_column(
             sa.Column('public_name', sa.Boolean(), server_default=sa.false(), nullable=False)
@@ -53,10 +53,8 @@ def upgrade():
 
 
 def downgrade():
-    op.drop_index('ix_barangay_former_slugs_barangay_id', table_name='barangay_former_slugs')
-    op.drop_table('barangay_former_slugs')
+    op.drop_table('barangay_former_slugs')  # its index goes with it (MariaDB refuses it first)
     with op.batch_alter_table('household_members', schema=None) as batch_op:
         batch_op.drop_column('public_name')
-    with op.batch_alter_table('barangays', schema=None) as batch_op:
-        batch_op.drop_constraint('uq_barangays_slug', type_='unique')
-        batch_op.drop_column('slug')
+    op.drop_index('ix_barangays_slug', table_name='barangays')
+    op.drop_column('barangays', 'slug')

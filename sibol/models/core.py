@@ -107,7 +107,7 @@ class Barangay(Model):
     is_active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime | None] = mapped_column(DateTime, default=utcnow)
     # The public page's address, /b/<slug> (sibol/public/slugs.py makes and checks it).
-    slug: Mapped[str | None] = mapped_column(String(80), unique=True)
+    slug: Mapped[str | None] = mapped_column(String(80), unique=True, index=True)
 
 
 class TenantOwned:
