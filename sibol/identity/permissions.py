@@ -39,6 +39,8 @@ ACTIONS: dict[str, frozenset[RoleId]] = {
     "dashboard.record": CREW_ROLES,  # Record a collection, record energy
     "reports.view": STAFF_ROLES,  # the monthly report (/reports/monthly, /api/reports/monthly)
     "public.manage": frozenset({ADMIN, CITY_ADMIN}),  # the public page's address, its poster
+    "reminders.view": STAFF_ROLES,  # what was sent, failed and what it cost
+    "reminders.settings": frozenset({ADMIN, CITY_ADMIN}),  # reminder hour, daily SMS cap
     # Barangays -----------------------------------------------------------------
     "city.barangays": frozenset({CITY_ADMIN}),  # create, rename, deactivate, appoint admins
     "city.dashboard": frozenset({CITY_ADMIN}),  # totals per barangay
