@@ -93,7 +93,7 @@ def test_filipino_by_accept_language_and_by_choice(client, barangay):
 def test_size_and_caching(client, barangay):
     res = client.get("/b/sto-nino?lang=en")
     assert len(gzip.compress(res.data)) <= 20_000 and len(res.data) <= 20_000
-    assert res.headers["Cache-Control"] == "public, max-age=300"
+    assert res.headers["Cache-Control"] == "public, max-age=300" and "Set-Cookie" not in res.headers
     etag = res.headers["ETag"]
     again = client.get("/b/sto-nino?lang=en", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
@@ -161,3 +161,10 @@ def test_household_opts_in_on_my_household(app, barangay):
     assert "Lito Optin" in client.get("/b/sto-nino").get_data(as_text=True)
     assert me.post("/household/my/public-name", data={}).status_code == 302
     assert "Lito Optin" not in client.get("/b/sto-nino").get_data(as_text=True)
+
+
+def test_the_json_is_rate_limited_per_address(client, barangay):
+    for _n in range(60):
+        assert client.get("/api/public/barangays/sto-nino").status_code in (200, 304)
+    res = client.get("/api/public/barangays/sto-nino")
+    assert res.status_code == 429
