@@ -16,7 +16,9 @@ from tests.factories_telemetry import keyed_machine
 
 def test_the_consumer_schedules_the_tick_for_every_minute():
     # (the collection reminders' job also runs on every quarter hour)
-    assert [type(t).__name__ for t in huey.read_periodic(datetime(2026, 11, 23, 13, 37))] == ["telemetry_tick"]
+    assert [type(t).__name__ for t in huey.read_periodic(datetime(2026, 11, 23, 13, 37))] == [
+        "telemetry_tick"
+    ]
     assert "telemetry_tick" in [type(t).__name__ for t in huey.read_periodic(datetime(2026, 11, 23, 0, 0))]
 
 
