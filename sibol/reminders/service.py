@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..auth.service import check_email
@@ -209,9 +209,17 @@ def claim(message_id: int) -> ReminderMessage | None:
             message.status, message.error = ReminderStatus.CAPPED, "daily SMS cap reached"
             db.session.commit()
             return None
-    message.status, message.sent_at = ReminderStatus.SENDING, utcnow()
-    message.attempts += 1
+    # Taken only if still queued: of two workers holding the same id, one wins, one skips.
+    taken = db.session.execute(
+        update(ReminderMessage)
+        .where(ReminderMessage.id == message.id, ReminderMessage.status == ReminderStatus.QUEUED)
+        .values(status=ReminderStatus.SENDING, sent_at=utcnow(), attempts=ReminderMessage.attempts + 1)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
+    if getattr(taken, "rowcount", 0) != 1:
+        return None
+    db.session.refresh(message)
     return message
 
 

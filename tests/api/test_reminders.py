@@ -195,3 +195,11 @@ def test_without_gateway_settings_sms_is_off_and_the_page_says_so(app, world, ga
     assert gateway.received == [] and statuses() == [("email", "sent")]
     page = session_client(app, world["staff"]).get("/reminders").get_data(as_text=True)
     assert "SMS is off" in page
+
+
+def test_a_message_taken_by_one_worker_is_skipped_by_another(app, world, gateway):
+    due = service.plan(sms_on=True)
+    first = service.claim(due[0])
+    assert first is not None and first.status == ReminderStatus.SENDING and first.attempts == 1
+    assert service.claim(due[0]) is None  # a second worker holding the same id sends nothing
+    assert tasks.send_now(due[0]) == "skipped" and gateway.received == []
