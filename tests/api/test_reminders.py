@@ -203,3 +203,29 @@ def test_a_message_taken_by_one_worker_is_skipped_by_another(app, world, gateway
     assert first is not None and first.status == ReminderStatus.SENDING and first.attempts == 1
     assert service.claim(due[0]) is None  # a second worker holding the same id sends nothing
     assert tasks.send_now(due[0]) == "skipped" and gateway.received == []
+
+
+def test_staff_record_consent_on_the_member_record(app, client, api_headers, world):
+    staff = world["staff"]
+    member = make_member("Dina Record", barangay="Purok Uno")
+    url = f"/api/household/members/{member.id}/reminders"
+    assert client.get(url, headers=api_headers(staff)).json["reminders"] is None
+    for body, field in (
+        ({"bySms": True, "mobile": "0817", "consent": True}, "mobile"),
+        ({"byEmail": True, "email": "not-mail", "consent": True}, "email"),
+        ({"bySms": True, "mobile": "09171234567"}, "consent"),
+        ({"consent": True}, "bySms"),
+    ):
+        res = client.put(url, json=body, headers=api_headers(staff))
+        assert res.status_code == 400 and res.json["field"] == field, res.json
+    assert service.subscription_of(member) is None  # nothing half-saved
+    res = client.put(
+        url, json={"bySms": True, "mobile": "+639171112222", "consent": True}, headers=api_headers(staff)
+    )
+    assert res.status_code == 200 and res.json["reminders"]["mobile"] == "+639171112222"
+    assert (
+        client.put("/api/household/members/999999/reminders", json={}, headers=api_headers(staff)).status_code
+        == 404
+    )
+    household = make_account(role=RoleId.HOUSEHOLD)
+    assert client.put(url, json={"consent": True}, headers=api_headers(household)).status_code == 403
