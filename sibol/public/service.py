@@ -42,7 +42,7 @@ class PublicFigures:
     year: impact.Impact
     households_this_month: int
     next_collections: list[NextCollection]
-    areas: list[tuple[str, float]]  # (area, kg this month), heaviest first
+    areas: list[tuple[str, float, int, float | None]]  # (area, kg, households, kg per household)
     households: list[tuple[int, str | None, int]]  # (rank, name or None without consent, points)
     month_start: date
     year_start: date
@@ -66,7 +66,10 @@ def next_collections(barangay_id: int, today: date) -> list[NextCollection]:
     return list(found.values())
 
 
-def areas_by_waste(barangay_id: int, period: impact.Period) -> list[tuple[str, float]]:
+def areas_by_waste(barangay_id: int, period: impact.Period) -> list[tuple[str, float, int, float | None]]:
+    """(area, kg in the period, households, kg per household) per area with collections, ranked
+    by kg per household (areas with no household on record last, by kg). A household's area is
+    the area named on its member record."""
     rows = db.session.execute(
         select(WasteCollection.street, func.sum(WasteCollection.weight_g))
         .where(
@@ -75,9 +78,20 @@ def areas_by_waste(barangay_id: int, period: impact.Period) -> list[tuple[str, f
             WasteCollection.collected_on < period.end,
         )
         .group_by(WasteCollection.street)
-        .order_by(func.sum(WasteCollection.weight_g).desc(), WasteCollection.street)
     )
-    return [(street, int(grams or 0) / 1000) for street, grams in rows]
+    households = {
+        (name or "").strip().casefold(): int(n)
+        for name, n in db.session.execute(
+            select(HouseholdMember.barangay, func.count(HouseholdMember.id))
+            .where(HouseholdMember.barangay_id == barangay_id, HouseholdMember.is_active.is_(True))
+            .group_by(HouseholdMember.barangay)
+        )
+    }
+    areas = []
+    for street, grams in rows:
+        kg, n = int(grams or 0) / 1000, households.get(street.strip().casefold(), 0)
+        areas.append((street, kg, n, kg / n if n else None))
+    return sorted(areas, key=lambda a: (a[3] is None, -(a[3] or 0), -a[1], a[0]))
 
 
 def top_households(barangay_id: int) -> list[tuple[int, str | None, int]]:
@@ -138,6 +152,14 @@ def figures_json(f: PublicFigures) -> dict:
         "nextCollections": [
             {"area": n.area, "date": n.day.isoformat(), "collector": n.collector} for n in f.next_collections
         ],
-        "areas": [{"area": a, "wasteKg": round(kg, 1)} for a, kg in f.areas],
+        "areas": [
+            {
+                "area": a,
+                "wasteKg": round(kg, 1),
+                "households": n,
+                "kgPerHousehold": None if per is None else round(per, 1),
+            }
+            for a, kg, n, per in f.areas
+        ],
         "households": [{"rank": r, "name": name, "points": p} for r, name, p in f.households],
     }

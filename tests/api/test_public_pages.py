@@ -43,7 +43,9 @@ def barangay(app):
             EnergyReading(month=today.replace(day=1), kilowatts=300),
         ]
     )
-    shown, hidden = make_member("Rosa Shown", points=500), make_member("Pedro Hidden", points=900)
+    shown = make_member("Rosa Shown", points=500, barangay="Mabini Street")
+    hidden = make_member("Pedro Hidden", points=900, barangay="Rizal Street")
+    make_member("Lea Rizal", points=10, barangay="Rizal Street")
     shown.public_name = True
     for member in (shown, hidden):
         db.session.add(MemberCollection(member_id=member.id, collected_on=today, waste_g=2_000, points=20))
@@ -78,7 +80,11 @@ def test_the_page_shows_the_hand_computed_figures_and_names_only_with_consent(cl
     assert html.count('data-figure="energy">300 kWh<') == 2
     assert html.count('data-figure="co2e">257.3 kg<') == 2
     assert 'data-figure="households">2<' in html
-    assert "<li>Rizal Street: 40 kg</li><li>Mabini Street: 12 kg</li>" in html
+    # Rizal: 40 kg for its 2 households = 20 kg each; Mabini: 12 kg for 1 = 12 kg each
+    assert (
+        "<li>Rizal Street: 20 kg per household (40 kg, 2)</li><li>Mabini Street: 12 kg per household (12 kg, 1)</li>"
+        in html
+    )
     assert "Purok Uno" in html and "Jun Collector" in html
     assert "Rosa Shown" in html and "Pedro Hidden" not in html and "A household (name not shown)" in html
     assert "<script" not in html
@@ -110,7 +116,8 @@ def test_json_has_the_same_figures_cors_open_and_404(client, barangay):
     body = res.json
     assert body["month"]["wasteKg"] == 52 and body["month"]["energyKwh"] == 300
     assert body["month"]["co2eKg"] == 257.3 and body["month"]["households"] == 2
-    assert [h["name"] for h in body["households"]] == [None, "Rosa Shown"]
+    assert [h["name"] for h in body["households"]] == [None, "Rosa Shown", None]
+    assert body["areas"][0] == {"area": "Rizal Street", "wasteKg": 40, "households": 2, "kgPerHousehold": 20}
     missing = client.get("/api/public/barangays/no-such-place")
     assert missing.status_code == 404 and missing.json["field"] == "slug"
     assert client.get("/b/no-such-place").status_code == 404
