@@ -30,6 +30,7 @@ def upgrade():
     op.create_index('ix_barangays_slug', 'barangays', ['slug'], unique=True)
     op.add_column('barangays', sa.Column('reminder_hour', sa.Integer(), server_default='18', nullable=False))
     op.add_column('barangays', sa.Column('sms_daily_cap', sa.Integer(), server_default='200', nullable=False))
+    op.add_column('barangays', sa.Column('collection_window', sa.String(length=20), server_default='', nullable=False))
     with op.batch_alter_table('household_members', schema=None) as batch_op:
         batch_op.add_column(
             sa.Column('public_name', sa.Boolean(), server_default=sa.false(), nullable=False)
@@ -101,6 +102,7 @@ def upgrade():
 def downgrade():
     op.drop_table('reminder_messages')
     op.drop_table('reminder_subscriptions')
+    op.drop_column('barangays', 'collection_window')
     op.drop_column('barangays', 'sms_daily_cap')
     op.drop_column('barangays', 'reminder_hour')
     op.drop_table('barangay_former_slugs')  # its index goes with it (MariaDB refuses it first)

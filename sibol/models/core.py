@@ -112,6 +112,8 @@ class Barangay(Model):
     # this many SMS a day (the barangay's SMS budget).
     reminder_hour: Mapped[int] = mapped_column(Integer, default=18, server_default="18")
     sms_daily_cap: Mapped[int] = mapped_column(Integer, default=200, server_default="200")
+    # When the truck comes on a collection day ("6-8 AM"): on the public page and in reminders.
+    collection_window: Mapped[str] = mapped_column(String(20), default="", server_default="")
 
 
 class TenantOwned:

@@ -143,6 +143,7 @@ def figures_json(f: PublicFigures) -> dict:
         "barangay": f.barangay.name,
         "slug": f.barangay.slug,
         "timeZone": localtime.time_zone_name(),
+        "collectionWindow": f.barangay.collection_window,
         "month": {
             "start": f.month_start.isoformat(),
             **numbers(f.month),

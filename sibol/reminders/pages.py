@@ -13,7 +13,7 @@ from ..household.residents import resident
 from ..identity import tenancy
 from ..identity.access import module_required, public
 from ..models import Barangay, ModuleId
-from . import service
+from . import service, texts
 from .gateway import gateway_from
 
 bp = Blueprint("reminders", __name__)
@@ -48,7 +48,7 @@ def index():
 @module_required(ModuleId.DASHBOARD, action="reminders.settings")
 def settings():
     barangay = _barangay()
-    values = {k: request.form.get(k, "") for k in ("reminderHour", "smsDailyCap")}
+    values = {k: request.form.get(k, "") for k in ("reminderHour", "smsDailyCap", "collectionWindow")}
     if barangay is None:
         return _page({"reminderHour": _("Choose a barangay in the barangay filter first.")}, values, 400)
     errors = {}
@@ -56,6 +56,10 @@ def settings():
         hour = service.clean_hour(values["reminderHour"])
     except Invalid as err:
         errors["reminderHour"] = err.message
+    try:
+        window = texts.clean_window(values["collectionWindow"])
+    except Invalid as err:
+        errors["collectionWindow"] = err.message
     cap_text = values["smsDailyCap"].strip()
     if not cap_text.isdigit() or int(cap_text) > 100_000:
         errors["smsDailyCap"] = _("Daily SMS cap must be a whole number from 0 to 100,000.")
@@ -63,6 +67,7 @@ def settings():
         return _page(errors, values, 400)
     with tenancy.unscoped():
         barangay.reminder_hour, barangay.sms_daily_cap = hour, int(cap_text)
+        barangay.collection_window = window
         db.session.commit()
     flash(_("Reminder settings saved."), "success")
     return redirect(url_for("reminders.index"))

@@ -46,12 +46,18 @@ def send_now(message_id: int) -> str:
                 if gateway is None:
                     raise SmsError("SMS is off: SIBOL_SMS_URL and SIBOL_SMS_API_KEY are not set")
                 text = texts.sms_text(
-                    sub.language, barangay.name, area, schedule.collection_date, stop_url(sub.stop_token)
+                    sub.language,
+                    barangay.name,
+                    area,
+                    schedule.collection_date,
+                    stop_url(sub.stop_token),
+                    barangay.collection_window,
                 )
                 parts = gateway.send(sub.mobile or "", text).parts
             else:
                 with force_locale(sub.language):
                     context = {"barangay": barangay.name, "area": area, "day": schedule.collection_date}
+                    context["window"] = barangay.collection_window
                     context["stop"] = stop_url(sub.stop_token)
                     subject = f"SIBOL {barangay.name}: {render_template('email/reminder_subject.txt', **context).strip()}"
                     body = render_template("email/reminder.txt", **context)

@@ -59,23 +59,38 @@ def to_gsm7(text: str) -> str:
 
 
 TEMPLATES = {
-    "en": "SIBOL {barangay}: food waste pickup tomorrow {day}, {area}. Put it out tonight. Stop: {stop}",
-    "fil": "SIBOL {barangay}: kuha ng tirang pagkain bukas {day}, {area}. Ilabas ngayong gabi. Ihinto: {stop}",
+    "en": "SIBOL {barangay}: food waste pickup tomorrow {day}{window}, {area}. Put it out tonight. Stop: {stop}",
+    "fil": "SIBOL {barangay}: kuha ng tirang pagkain bukas {day}{window}, {area}. Ilabas ngayong gabi. Ihinto: {stop}",
 }
 
 
-def sms_text(language: str, barangay: str, area: str, day: date, stop_url: str) -> str:
+def clean_window(raw: object) -> str:
+    """The collection's time window ("6-8 AM"): at most 20 GSM-7 characters, may be blank."""
+    window = " ".join(raw.split()) if isinstance(raw, str) else ""
+    if len(window) > 20 or gsm7_length(window) is None:
+        raise Invalid(
+            _("Time window must be at most 20 plain characters, for example 6-8 AM."),
+            field="collectionWindow",
+        )
+    return window
+
+
+def sms_text(language: str, barangay: str, area: str, day: date, stop_url: str, window: str = "") -> str:
     """The reminder in one SMS: names shortened when needed so the whole fits 160 GSM-7."""
     language = language if language in TEMPLATES else "fil"
     day_text = to_gsm7(format_date(day, "EEE d MMM", locale="fil" if language == "fil" else "en"))
     barangay, area = to_gsm7(barangay), to_gsm7(area)
     while True:
-        text = TEMPLATES[language].format(barangay=barangay, area=area, day=day_text, stop=stop_url)
+        text = TEMPLATES[language].format(
+            barangay=barangay, area=area, day=day_text, window=f" {window}" if window else "", stop=stop_url
+        )
         if (gsm7_length(text) or SMS_LIMIT + 1) <= SMS_LIMIT:
             return text
-        if len(area) > 10:
+        if len(area) > 6:
             area = area[: len(area) - 1]
-        elif len(barangay) > 10:
+        elif len(barangay) > 6:
             barangay = barangay[: len(barangay) - 1]
+        elif window:
+            window = ""  # the last thing to give up: the day, area and stop link matter more
         else:
             raise ValueError("the stop link is too long for one SMS")

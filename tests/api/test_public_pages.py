@@ -35,7 +35,7 @@ def barangay(app):
     name appearing), and a collection scheduled next week."""
     today = localtime.today()
     first = db.session.scalar(select(Barangay).order_by(Barangay.id))
-    first.name, first.slug = "Sto. Niño", None
+    first.name, first.slug, first.collection_window = "Sto. Niño", None, "6-8 AM"
     db.session.add_all(
         [
             WasteCollection(street="Rizal Street", collected_on=today, weight_g=40_000),
@@ -85,7 +85,7 @@ def test_the_page_shows_the_hand_computed_figures_and_names_only_with_consent(cl
         "<li>Rizal Street: 20 kg per household (40 kg, 2)</li><li>Mabini Street: 12 kg per household (12 kg, 1)</li>"
         in html
     )
-    assert "Purok Uno" in html and "Jun Collector" in html
+    assert "Purok Uno" in html and "Jun Collector" in html and "<td>6-8 AM</td>" in html
     assert "Rosa Shown" in html and "Pedro Hidden" not in html and "A household (name not shown)" in html
     assert "<script" not in html
 

@@ -48,7 +48,7 @@ def world(app, smtp, gateway):
     gateway.clear()
     smtp[1].messages.clear()
     barangay = db.session.scalar(select(Barangay).order_by(Barangay.id))
-    barangay.reminder_hour = 0
+    barangay.reminder_hour, barangay.collection_window = 0, "6-8 AM"
     schedule = CollectionSchedule(
         maintenance_person="Jun",
         collector_contact="09170000000",
@@ -97,6 +97,7 @@ def test_texts_fit_one_sms_in_both_languages(app):
             "Purok Maligaya, Purok Masagana, Purok Mabuhay",
             day,
             "https://sibol.example.ph/r/stop/abcdefghijk",
+            "12:30-14:30 Tue/Thu",  # the longest window allowed, too
         )
         assert texts.gsm7_length(text) is not None and texts.gsm7_length(text) <= 160
         assert "https://sibol.example.ph/r/stop/abcdefghijk" in text and "Purok" in text
@@ -109,6 +110,7 @@ def test_sent_once_by_sms_and_email_even_when_the_job_runs_twice(app, world, gat
     sms = gateway.received[0]
     assert sms["number"] == "+639171234567" and sms["sendername"] == "SIBOL"
     assert "Purok Uno" in sms["message"] and f"/r/stop/{world['sub'].stop_token}" in sms["message"]
+    assert "6-8 AM" in sms["message"] and "6-8 AM" in smtp[1].messages[0].content.decode(errors="replace")
     assert texts.gsm7_length(sms["message"]) <= 160
     assert smtp[1].messages[0].rcpt_tos == ["ana@example.test"]
     assert statuses() == [("email", "sent"), ("sms", "sent")]
@@ -182,11 +184,16 @@ def test_reminder_hour_out_of_range_is_refused(app, world):
     admin = session_client(app, make_account(role=RoleId.ADMIN, barangay_id=world["barangay"].id))
     res = admin.post("/reminders/settings", data={"reminderHour": "24", "smsDailyCap": "50"})
     assert res.status_code == 400 and 'id="reminderHour-error"' in res.get_data(as_text=True)
-    assert db.session.get(Barangay, world["barangay"].id).reminder_hour == 0
-    assert (
-        admin.post("/reminders/settings", data={"reminderHour": "19", "smsDailyCap": "50"}).status_code == 302
+    res = admin.post(
+        "/reminders/settings",
+        data={"reminderHour": "19", "smsDailyCap": "50", "collectionWindow": "6–8 AM ☀"},
     )
-    assert db.session.get(Barangay, world["barangay"].id).sms_daily_cap == 50
+    assert res.status_code == 400 and 'id="collectionWindow-error"' in res.get_data(as_text=True)
+    assert db.session.get(Barangay, world["barangay"].id).reminder_hour == 0  # nothing half-saved
+    form = {"reminderHour": "19", "smsDailyCap": "50", "collectionWindow": "7-9 AM"}
+    assert admin.post("/reminders/settings", data=form).status_code == 302
+    saved = db.session.get(Barangay, world["barangay"].id)
+    assert (saved.reminder_hour, saved.sms_daily_cap, saved.collection_window) == (19, 50, "7-9 AM")
 
 
 def test_without_gateway_settings_sms_is_off_and_the_page_says_so(app, world, gateway):
