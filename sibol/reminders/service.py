@@ -113,7 +113,8 @@ def _schedule_for(member: HouseholdMember, schedules: list[CollectionSchedule]) 
 
 def plan(now: datetime | None = None, *, sms_on: bool = True) -> list[int]:
     """Insert tomorrow's reminders of every barangay whose reminder hour has come (local time);
-    returns the ids of the messages to send (new ones, and queued ones a dead run left)."""
+    returns the ids of the messages to send (new ones, queued ones a dead run left, and ones a
+    dead worker left "sending", which claim() then marks failed)."""
     local = localtime.to_local(now or utcnow())
     tomorrow = local.date() + timedelta(days=1)
     due: list[int] = []
@@ -144,9 +145,12 @@ def plan(now: datetime | None = None, *, sms_on: bool = True) -> list[int]:
                 for channel, wanted in (("sms", sub.by_sms and sms_on), ("email", sub.by_email)):
                     if wanted:
                         _insert_once(sub, schedule, channel, barangay.id)
+        stuck = (ReminderMessage.status == ReminderStatus.SENDING) & (
+            ReminderMessage.sent_at < utcnow() - STUCK_AFTER
+        )
         due = list(
             db.session.scalars(
-                select(ReminderMessage.id).where(ReminderMessage.status == ReminderStatus.QUEUED)
+                select(ReminderMessage.id).where((ReminderMessage.status == ReminderStatus.QUEUED) | stuck)
             )
         )
     return due

@@ -236,3 +236,14 @@ def test_staff_record_consent_on_the_member_record(app, client, api_headers, wor
     )
     household = make_account(role=RoleId.HOUSEHOLD)
     assert client.put(url, json={"consent": True}, headers=api_headers(household)).status_code == 403
+
+
+def test_a_worker_that_died_while_sending_leaves_a_failure_not_a_second_text(app, world, gateway):
+    due = service.plan(sms_on=True)
+    sms_id = next(i for i in due if db.session.get(ReminderMessage, i).channel == "sms")
+    taken = service.claim(sms_id)
+    taken.sent_at = taken.sent_at - timedelta(hours=1)  # the worker died an hour ago, mid-send
+    db.session.commit()
+    tasks.run()
+    assert db.session.get(ReminderMessage, sms_id).status == ReminderStatus.FAILED
+    assert gateway.received == []  # never sent a second time
