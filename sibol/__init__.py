@@ -56,6 +56,8 @@ FEATURES = (
     "language",
     "commands",  # commands to a machine's controller, from its device page and Process Panels
     "devices",  # the routes a controller calls: its commands, SIBOL's own device API
+    "public",  # /b/<slug>, /city/public and their JSON: no sign-in
+    "reminders",  # SMS and e-mail the evening before a collection
 )
 
 

@@ -184,6 +184,12 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_BASE_URL": os.environ.get("SIBOL_BASE_URL", f"http://{host}:{port}").rstrip("/"),
         # The spec's own client, hosted elsewhere: e-mail links and Google redirects lead there.
         "SIBOL_CLIENT_URL": os.environ.get("SIBOL_CLIENT_URL", "").strip().rstrip("/") or None,
+        # SMS reminders through a Semaphore-style gateway: off unless URL and key are set.
+        "SIBOL_SMS_URL": os.environ.get("SIBOL_SMS_URL", "").strip() or None,
+        "SIBOL_SMS_API_KEY": os.environ.get("SIBOL_SMS_API_KEY", "").strip() or None,
+        "SIBOL_SMS_SENDER": os.environ.get("SIBOL_SMS_SENDER", "SIBOL").strip(),
+        "SIBOL_SMS_COST_CENTAVOS": int(os.environ.get("SIBOL_SMS_COST_CENTAVOS", "50")),  # per SMS
+        "SIBOL_REMINDER_TRIES": int(os.environ.get("SIBOL_REMINDER_TRIES", "3")),
         "MAIL_SERVER": mail_server,
         "MAIL_PORT": int(os.environ.get("MAIL_PORT", "25")),
         "MAIL_USE_TLS": _flag("MAIL_USE_TLS", "0"),

@@ -5,7 +5,7 @@ folds into two, each carrying {metric}_min, _max, _sum (NULL while no reading of
 the metric) and _n (0 then). The old rows are copied pivoted; the downgrade un-pivots them.
 
 Revision ID: 0022_wide_rollups
-Revises: 0019_schedule_collector
+Revises: 0021_public_pages
 Create Date: 2026-11-25 09:00:00
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0022_wide_rollups"
-down_revision = "0019_schedule_collector"
+down_revision = "0021_public_pages"
 branch_labels = None
 depends_on = None
 

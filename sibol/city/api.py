@@ -33,8 +33,8 @@ def totals_json(totals: service.Totals) -> dict:
     return {
         "machines": totals.machines,
         "households": totals.households,
-        "wasteKg": totals.waste_g / 1000,
-        "energyKw": totals.energy_kw,
+        "wasteKg": totals.waste_kg,
+        "energyKwh": totals.energy_kwh,
         "points": totals.points,
         "openMaintenance": totals.open_maintenance,
     }

@@ -24,11 +24,14 @@ from ..data.listing import Page, fetch_page, matches_any
 from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
+from ..i18n import localtime
 from ..identity import tenancy
+from ..impact import service as impact
 from ..machines import areas
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
+from ..public import slugs as public_slugs
 
 NAME_MAX = 100
 OPEN_MAINTENANCE = (MaintenanceStatus.REQUESTED, MaintenanceStatus.ONGOING)
@@ -67,7 +70,8 @@ def create_barangay(raw_name: object) -> Barangay:
     """A new barangay with one area (its Admin renames it and adds the others), in one commit:
     without an area its staff could add no machine."""
     name = clean_name(raw_name)
-    barangay = Barangay(name=name, is_active=True)
+    with tenancy.unscoped():
+        barangay = Barangay(name=name, is_active=True, slug=public_slugs.free_slug(name))
     with tenancy.unscoped():
         db.session.add(barangay)
         db.session.flush()
@@ -231,8 +235,8 @@ def appoint_admin(
 class Totals:
     machines: int = 0
     households: int = 0
-    waste_g: int = 0
-    energy_kw: int = 0
+    waste_kg: float = 0.0  # this month (the impact module's figure)
+    energy_kwh: float = 0.0  # this month
     points: int = 0
     open_maintenance: int = 0
 
@@ -249,8 +253,6 @@ def _figures(ids: list[int] | None) -> dict[int | None, Totals]:
             (HouseholdMember.is_active.is_(True),),
             ("households", "points"),
         ),
-        (WasteCollection.barangay_id, (func.sum(WasteCollection.weight_g),), (), ("waste_g",)),
-        (EnergyReading.barangay_id, (func.sum(EnergyReading.kilowatts),), (), ("energy_kw",)),
         (
             MaintenanceRequest.barangay_id,
             (func.count(MaintenanceRequest.id),),
@@ -268,6 +270,15 @@ def _figures(ids: list[int] | None) -> dict[int | None, Totals]:
             totals = figures.setdefault(barangay_id, Totals())
             for name, value in zip(names, values, strict=True):
                 setattr(totals, name, int(value or 0))
+    # Waste and energy of this month: the impact module's figures, as every page shows them.
+    month = impact.Period.month_of(localtime.today())
+    if ids is None:
+        found = {None: impact.for_city(month)}
+    else:
+        found = dict(impact.for_barangays(ids, month))  # type: ignore[arg-type]
+    for key, figure in found.items():
+        totals = figures.setdefault(key, Totals())
+        totals.waste_kg, totals.energy_kwh = round(figure.waste_kg, 3), round(figure.energy_kwh, 1)
     return figures
 
 

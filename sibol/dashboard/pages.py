@@ -61,7 +61,7 @@ def chart_svgs(summary: dict) -> dict:
     energy = summary["energy"]
     line = None
     if energy["series"]:
-        unit = _("kWh") if energy["unit"] == "kWh" else _("kilowatts")
+        unit = _("kWh")
         line = svg_charts.line_chart(
             [month_name(m) for m in energy["months"]],
             [(str(s["year"]), s["kilowatts"]) for s in energy["series"]],

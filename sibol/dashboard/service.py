@@ -16,17 +16,18 @@ from sqlalchemy import extract, func, select
 from ..errors import Conflict
 from ..extensions import db
 from ..household.service import upcoming_schedules
+from ..i18n import localtime
 from ..i18n.localtime import format_pattern, week_label
+from ..impact import service as impact
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import EnergyReading, WasteCollection
-from ..telemetry.dashboard import energy_from_readings, waste_from_readings
+from ..telemetry.dashboard import machine_waste_between
 
 PERIODS = ("weekly", "monthly", "yearly")
 PERIOD_NAMES = {"weekly": "Weekly", "monthly": "Monthly", "yearly": "Yearly"}
 PROCESS_STAGES = ("Filtering", "Slurry Making", "Biogas Generation", "Final Output")
 PROCESS_STEP_SECONDS = 3
-ENERGY_MONTHS = ("January", "February", "March")  # spec: January to March of two years
 MAX_STREETS = 12
 
 
@@ -72,48 +73,79 @@ def waste_between(start: date, end: date, limit: int | None = MAX_STREETS) -> di
     }
 
 
+def _anchor() -> date | None:
+    """The day the periods hold: today where machines weighed waste this year, else the most
+    recent collection on record (None: nothing on record)."""
+    today = localtime.today()
+    if impact.for_scope(impact.Period.year_of(today)).waste_source in ("machines", "mixed"):
+        return today
+    return db.session.scalar(select(func.max(WasteCollection.collected_on)))
+
+
 def waste_summary() -> dict:
-    """{period: {label, streets, kg, total_kg, total_text}} for weekly, monthly and yearly."""
-    anchor = db.session.scalar(select(func.max(WasteCollection.collected_on)))
+    """{period: {label, streets, kg, total_kg, total_text}} for weekly, monthly and yearly: the
+    total is the impact module's figure for the period (sibol/impact); the breakdown is per
+    street, or per machine where machines weighed the waste."""
+    anchor = _anchor()
     summary: dict = {}
     for period in PERIODS:
         if anchor is None:
             summary[period] = {"label": "", "streets": [], "kg": [], "total_kg": 0, "total_text": "0"}
             continue
         start, end = period_range(period, anchor)
-        summary[period] = {"label": period_label(period, start, end), **waste_between(start, end)}
+        figure = impact.for_scope(impact.Period(start, end))
+        if figure.waste_source in ("machines", "mixed"):
+            parts = machine_waste_between(localtime.utc_start_of(start), localtime.utc_start_of(end))
+        else:
+            parts = waste_between(start, end)
+        total_kg = round(figure.waste_kg, 3)
+        parts.update(total_kg=total_kg, total_text=rules.kg_text(round(total_kg * 1000)))
+        summary[period] = {"label": period_label(period, start, end), **parts}
     return summary
 
 
-def energy_of_month(month: date) -> int | None:
-    """The stored reading (kilowatts) of the month holding `month`, None when there is none."""
-    return db.session.scalar(
-        select(EnergyReading.kilowatts).where(EnergyReading.month == month.replace(day=1))
-    )
+def energy_of_month(month: date) -> float | None:
+    """kWh of the month holding `month` (the impact module's figure), None when nothing is on
+    record for it."""
+    figure = impact.for_scope(impact.Period.month_of(month))
+    if figure.energy_source == "none":
+        return None
+    kwh = round(figure.energy_kwh, 1)
+    return int(kwh) if kwh.is_integer() else kwh  # 120, not 120.0
+
+
+def _months_back(today: date, back: int) -> date:
+    index = today.year * 12 + today.month - 1 - back
+    return date(index // 12, index % 12 + 1, 1)
 
 
 def energy_summary() -> dict:
-    """Kilowatts for January to March of the two most recent years with readings."""
-    years = list(
-        db.session.scalars(
+    """kWh per month (the impact module's figures): the last three months, this year and last,
+    where machines report power; else January to March of the two most recent years with typed
+    readings."""
+    today = localtime.today()
+    recent = impact.Period(_months_back(today, 14), _months_back(today, -1))
+    if impact.for_scope(recent).energy_source in ("machines", "mixed"):
+        months = [_months_back(today, back) for back in (2, 1, 0)]
+        years = [today.year - 1, today.year]
+        shift = {year: today.year - year for year in years}
+    else:
+        found = db.session.scalars(
             select(extract("year", EnergyReading.month).label("y"))
             .distinct()
             .order_by(extract("year", EnergyReading.month).desc())
             .limit(2)
         )
-    )
+        years = sorted(int(y) for y in found)
+        months = [date(years[-1] if years else today.year, m, 1) for m in (1, 2, 3)]
+        shift = {year: months[0].year - year for year in years}
     series = []
-    for year in sorted(int(y) for y in years):
-        readings = {
-            r.month.month: r.kilowatts
-            for r in db.session.scalars(
-                select(EnergyReading).where(
-                    EnergyReading.month >= date(year, 1, 1), EnergyReading.month < date(year, 4, 1)
-                )
-            )
-        }
-        series.append({"year": year, "kilowatts": [readings.get(m) for m in (1, 2, 3)]})
-    return {"months": list(ENERGY_MONTHS), "unit": "kilowatts", "series": series}
+    for year in years:
+        values = [energy_of_month(date(m.year - shift[year], m.month, 1)) for m in months]
+        if any(v is not None for v in values):
+            series.append({"year": year, "kilowatts": values})
+    names = [f"{m:%B}" for m in months]
+    return {"months": names, "unit": "kWh", "series": series}
 
 
 def schedule_panel() -> list[dict]:
@@ -124,11 +156,10 @@ def schedule_panel() -> list[dict]:
 
 
 def summary() -> dict:
-    # Where machines report, their readings; otherwise the stored rows (the spec's sample).
-
+    # Waste and energy are the impact module's figures (sibol/impact), as on every other page.
     return {
-        "waste": waste_from_readings(PERIODS) or waste_summary(),
-        "energy": energy_from_readings() or energy_summary(),
+        "waste": waste_summary(),
+        "energy": energy_summary(),
         "schedule": schedule_panel(),
         "process": {"stages": list(PROCESS_STAGES), "step_seconds": PROCESS_STEP_SECONDS},
     }

@@ -34,11 +34,15 @@ ACTIONS: dict[str, frozenset[RoleId]] = {
     "household.claim.cancel": STAFF_ROLES,  # cancel any open claim
     "resident.read": RESIDENT_ROLES,  # My household
     "resident.claim": RESIDENT_ROLES,  # request or cancel a claim for itself
+    "resident.settings": RESIDENT_ROLES,  # its own name on the public page, its reminders
     # Dashboard ----------------------------------------------------------------------------
     "dashboard.record": CREW_ROLES,  # Record a collection, record energy
     "reports.view": STAFF_ROLES,  # the monthly report (/reports/monthly, /api/reports/monthly)
     # Areas (puroks) of a barangay: its Admin adds, renames, retires them --------------------
     "areas.manage": frozenset({ADMIN, CITY_ADMIN}),
+    "public.manage": frozenset({ADMIN, CITY_ADMIN}),  # the public page's address, its poster
+    "reminders.view": STAFF_ROLES,  # what was sent, failed and what it cost
+    "reminders.settings": frozenset({ADMIN, CITY_ADMIN}),  # reminder hour, daily SMS cap
     # Barangays -----------------------------------------------------------------
     "city.barangays": frozenset({CITY_ADMIN}),  # create, rename, deactivate, appoint admins
     "city.dashboard": frozenset({CITY_ADMIN}),  # totals per barangay

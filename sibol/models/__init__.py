@@ -27,6 +27,8 @@ from .machines import *  # noqa: F403
 from .mail import *  # noqa: F403
 from .maintenance import *  # noqa: F403
 from .mqtt import *  # noqa: F403
+from .public import *  # noqa: F403
+from .reminders import *  # noqa: F403
 from .residents import *  # noqa: F403
 from .telemetry import *  # noqa: F403
 

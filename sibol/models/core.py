@@ -106,6 +106,14 @@ class Barangay(Model):
     # A deactivated barangay's accounts cannot sign in; its data stays.
     is_active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime | None] = mapped_column(DateTime, default=utcnow)
+    # The public page's address, /b/<slug> (sibol/public/slugs.py makes and checks it).
+    slug: Mapped[str | None] = mapped_column(String(80), unique=True, index=True)
+    # Reminders go out the evening before a collection from this hour (local time), and at most
+    # this many SMS a day (the barangay's SMS budget).
+    reminder_hour: Mapped[int] = mapped_column(Integer, default=18, server_default="18")
+    sms_daily_cap: Mapped[int] = mapped_column(Integer, default=200, server_default="200")
+    # When the truck comes on a collection day ("6-8 AM"): on the public page and in reminders.
+    collection_window: Mapped[str] = mapped_column(String(20), default="", server_default="")
 
 
 class TenantOwned:

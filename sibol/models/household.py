@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import Boolean, Date, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Model
@@ -105,6 +105,8 @@ class HouseholdMember(TenantOwned, Model):
         ForeignKey("accounts.id", ondelete="SET NULL"), index=True, unique=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # The household agreed to its name appearing on the barangay's public page.
+    public_name: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (Index("ix_household_members_barangay_points", "barangay_id", "points"),)
 

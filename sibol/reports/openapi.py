@@ -51,7 +51,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
                 ),
                 "energy": {
                     "type": "object",
-                    "description": "unit (kWh or kilowatts), source, and the compared figure",
+                    "description": "unit (kWh), source (machines, readings, mixed or none), and the compared figure",
                 },
                 "points": obj({"awarded": COMPARED, "claimed": COMPARED}, "awarded", "claimed"),
                 "households": COMPARED,

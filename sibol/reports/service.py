@@ -3,8 +3,8 @@
 Months are calendar months in the barangay's zone (SIBOL_TIMEZONE). Date columns (collections,
 credits, maintenance dates) already hold local days; instants (claims, alerts, machine rollups)
 are stored as naive UTC and compared with the UTC instants at which the local month begins and
-ends. Waste and energy come from the dashboard's own functions (sibol/dashboard/service.py,
-sibol/telemetry/dashboard.py) so the report and the dashboard agree for the same month.
+ends. Waste and energy totals come from the impact module (sibol/impact), as on the dashboard, the
+city dashboard and the public pages, so every page agrees for the same month.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..dashboard import service as dashboard
 from ..errors import Invalid
 from ..extensions import db
 from ..i18n import localtime
+from ..impact import service as impact
 from ..models import (
     ClaimState,
     MaintenanceEvent,
@@ -99,7 +100,11 @@ def compare(value: float | int | None, previous: float | int | None) -> dict:
     return {"value": value, "previous": previous, "change": change, "percent": percent}
 
 
-# Waste and energy: the dashboard's figures ----------------------------------------------------
+# Waste and energy: the impact module's figures ----------------------------------------------
+
+
+def _impact(month: Month) -> impact.Impact:
+    return impact.for_scope(impact.Period(month.start, month.end))
 
 
 def _waste(month: Month, machines: bool) -> dict:
@@ -109,10 +114,11 @@ def _waste(month: Month, machines: bool) -> dict:
 
 
 def waste(month: Month) -> dict:
-    """Per area (street, or machine where machines weigh the waste, as the dashboard chooses)
-    and in total, in kg."""
+    """Per area (street, or machine where machines weighed the waste) and in total, in kg; the
+    total is the impact module's (sibol/impact), the figure every page shows."""
     before = month.previous
-    machines = machine_figures.has_weights_between(before.utc_start, month.utc_end)
+    figures = _impact(month), _impact(before)
+    machines = any(f.waste_source in ("machines", "mixed") for f in figures)
     now, then = _waste(month, machines), _waste(before, machines)
     now_kg = dict(zip(now["streets"], now["kg"], strict=True))
     then_kg = dict(zip(then["streets"], then["kg"], strict=True))
@@ -120,26 +126,20 @@ def waste(month: Month) -> dict:
     return {
         "by": "machine" if machines else "street",
         "areas": [{"name": n, **compare(now_kg.get(n, 0), then_kg.get(n, 0))} for n in names],
-        "total": compare(now["total_kg"], then["total_kg"]),
+        "total": compare(round(figures[0].waste_kg, 3), round(figures[1].waste_kg, 3)),
     }
 
 
 def energy(month: Month) -> dict:
-    """kWh from the machines' power readings where they report (rounded as the dashboard
-    rounds), else the month's stored reading (kilowatts, as the dashboard shows it)."""
-    before = month.previous
-    kwh = machine_figures.kwh_by_month(before.utc_start, month.utc_end)
-    if kwh:
-
-        def of(m: Month) -> float | None:
-            value = kwh.get((m.start.year, m.start.month))
-            return None if value is None else round(value, 1)
-
-        return {"unit": "kWh", "source": "machines", **compare(of(month), of(before))}
+    """kWh of the month and the month before (the impact module's figures, as the dashboard
+    shows them): machines' power readings where they report, else the typed readings."""
+    now, then = _impact(month), _impact(month.previous)
+    sources = {now.energy_source, then.energy_source} - {"none"}
+    source = sources.pop() if len(sources) == 1 else ("mixed" if sources else "none")
     return {
-        "unit": "kilowatts",
-        "source": "readings",
-        **compare(dashboard.energy_of_month(month.start), dashboard.energy_of_month(before.start)),
+        "unit": "kWh",
+        "source": source,
+        **compare(dashboard.energy_of_month(month.start), dashboard.energy_of_month(month.previous.start)),
     }
 
 

@@ -35,6 +35,11 @@ NOT_TENANT_IDS = {
     "api.devices.command_result": "a device's answer, authenticated by its key",
     "api.sibol_device.pending_commands": "a device's poll; the path's deviceId is echoed, not trusted",
     "api.sibol_device.command_executed": "a device's answer, authenticated by its key",
+    # Public pages: every barangay's page is public by design, and shows no private record.
+    "public.barangay_page": "public: every barangay's page is for anyone",
+    "public.poster": "public: every barangay's poster is for anyone",
+    "api.public.barangay": "public: every barangay's public figures are for anyone",
+    "reminders.stop": "public, addressed by a secret stop token",
 }
 
 # Path variable -> B's ids of that kind (each is tried).

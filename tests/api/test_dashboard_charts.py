@@ -58,12 +58,12 @@ def test_energy_chart_has_axes_a_line_per_year_and_titled_points(client, login, 
     (energy,) = svgs(html, 'id="energy-title"')
     assert energy.find(f"{SVG}title").text == "Energy per month"
     texts = [t.text for t in energy.iter(f"{SVG}text")]
-    assert "Unit: kilowatts" in texts and texts[5:8] == ["Jan", "Feb", "Mar"]
+    assert "Unit: kWh" in texts and texts[5:8] == ["Jan", "Feb", "Mar"]
     assert "0" in texts  # the y axis starts at zero
     lines = energy.findall(f"{SVG}polyline")
     assert [ln.get("stroke") for ln in lines] == ["#1f7a4d", "#175cd3"]  # 2024, 2025 as Chart.js
     points = [c.find(f"{SVG}title").text for c in energy.findall(f"{SVG}circle")]
-    assert "2024 January: 120 kilowatts" in points and "2025 January: 140 kilowatts" in points
+    assert "2024 January: 120 kWh" in points and "2025 January: 140 kWh" in points
     assert "2024" in texts and "2025" in texts  # the legend
 
 

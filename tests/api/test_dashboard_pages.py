@@ -47,7 +47,7 @@ def test_dashboard_shows_the_three_totals_and_figures_without_javascript(client,
     for stage in ("Filtering", "Slurry Making", "Biogas Generation", "Final Output"):
         assert f'<span class="process__name">{stage}</span>' in html
     assert 'process__step--active" aria-current="step"' in html
-    assert "Unit: kilowatts" in html and '<th scope="col">2024</th><th scope="col">2025</th>' in html
+    assert "Unit: kWh" in html and '<th scope="col">2024</th><th scope="col">2025</th>' in html
     assert "<td>January</td><td>120</td><td>140</td>" in html
     schedule = html.split('id="schedule-title"', 1)[1].split("</table>", 1)[0]
     assert [a for a in ("Package 1", "Package 2", "Package 3") if a in schedule] == [
@@ -86,7 +86,7 @@ def test_summary_api(client, api_headers, seeded):
         "stages": ["Filtering", "Slurry Making", "Biogas Generation", "Final Output"],
         "stepSeconds": 3,
     }
-    assert body["energy"]["unit"] == "kilowatts" and len(body["energy"]["series"]) == 2
+    assert body["energy"]["unit"] == "kWh" and len(body["energy"]["series"]) == 2
     assert [row["area"] for row in body["schedule"]] == ["Package 1", "Package 2", "Package 3"]
     assert body["barangay"] == "Barangay Fortune"
 

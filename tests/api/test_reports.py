@@ -100,7 +100,7 @@ def test_waste_and_energy_equal_the_dashboards_for_the_seeded_month(client, api_
     energy = {s["year"]: s["kilowatts"] for s in dashboard["energy"]["series"]}
     for index, month in enumerate(("01", "02", "03")):
         figures = report_json(client, api_headers(staff), f"2025-{month}")["energy"]
-        assert figures["unit"] == "kilowatts" and figures["value"] == energy[2025][index]
+        assert figures["unit"] == "kWh" and figures["value"] == energy[2025][index]
     assert report_json(client, api_headers(staff), "2025-01")["energy"]["previous"] is None  # no December row
 
 

@@ -15,12 +15,13 @@ from tests.factories_telemetry import keyed_machine
 
 
 def test_the_consumer_schedules_the_tick_for_every_minute():
-    for minute in (datetime(2026, 11, 23, 0, 0), datetime(2026, 11, 23, 13, 37)):
-        # beside it, every minute: the mail outbox's sweep (tests/api/test_mail_outbox.py)
-        assert sorted(type(t).__name__ for t in huey.read_periodic(minute)) == [
-            "mail_sweep",
-            "telemetry_tick",
-        ]
+    # beside it, every minute: the mail outbox's sweep (tests/api/test_mail_outbox.py); on every
+    # quarter hour the collection reminders' job as well
+    def due(minute: datetime) -> list[str]:
+        return sorted(type(t).__name__ for t in huey.read_periodic(minute))
+
+    assert due(datetime(2026, 11, 23, 13, 37)) == ["mail_sweep", "telemetry_tick"]
+    assert due(datetime(2026, 11, 23, 0, 0)) == ["mail_sweep", "remind", "telemetry_tick"]
 
 
 def test_the_tick_opens_a_silent_alert_for_a_keyed_machine_that_stopped_reporting(app):

@@ -79,7 +79,7 @@ def test_energy_shows_january_to_march_of_the_two_latest_years(app):
     db.session.add(EnergyReading(month=date(2025, 7, 1), kilowatts=999))
     db.session.commit()
     energy = service.energy_summary()
-    assert energy["months"] == ["January", "February", "March"] and energy["unit"] == "kilowatts"
+    assert energy["months"] == ["January", "February", "March"] and energy["unit"] == "kWh"
     assert energy["series"] == [
         {"year": 2024, "kilowatts": [10, 20, None]},
         {"year": 2025, "kilowatts": [30, 40, 50]},

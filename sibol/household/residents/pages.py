@@ -68,6 +68,20 @@ def cancel_my_claim(claim_id: int):
     return redirect(url_for("residents.my_household", _anchor="claims"))
 
 
+@bp.post("/household/my/public-name")
+@module_required(ModuleId.HOUSEHOLD, action="resident.settings")
+def set_public_name():
+    """The household's consent to its name on the barangay's public page (a checkbox)."""
+    shown = resident.set_public_name(resident.member_of(current_user), request.form.get("publicName") == "on")
+    flash(
+        _("Your household's name now appears on the barangay's public page.")
+        if shown
+        else _("Your household's name no longer appears on the barangay's public page."),
+        "success",
+    )
+    return redirect(url_for("residents.my_household", _anchor="public-name"))
+
+
 def qr_response(member, claim_id: int) -> Response:
     """The QR code PNG of one of the member's claims (another member's id: 404)."""
     claim = claims.claim_of(member, claim_id)

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import Conflict, Invalid, NotFound
 from ...extensions import db
+from ...impact import service as impact
 from ...models import (
     OPEN_COLLECTION_STATUSES,
     Account,
@@ -148,6 +149,7 @@ class Overview:
     claims: list[RewardClaim]
     leaderboard: list[BoardRow]
     recent: list[MemberCollection]
+    impact: impact.Impact  # this year's, as the impact module counts it
 
 
 def overview(account: Account, today: date) -> Overview:
@@ -162,7 +164,15 @@ def overview(account: Account, today: date) -> Overview:
         claims=claim_service.claims_of(member, limit=20),
         leaderboard=leaderboard(member),
         recent=collections(member, 1, 10).rows,
+        impact=impact.for_household(member, impact.Period.year_of(today)),
     )
+
+
+def set_public_name(member: HouseholdMember, shown: bool) -> bool:
+    """Record whether the household agrees to its name on the public page (one write)."""
+    member.public_name = bool(shown)
+    db.session.commit()
+    return member.public_name
 
 
 # The link, staff side -------------------------------------------------------------------------

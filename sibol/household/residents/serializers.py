@@ -47,6 +47,7 @@ def board_json(row: BoardRow) -> dict:
 def overview_json(view: Overview) -> dict:
     member = view.member
     return {
+        "impactThisYear": view.impact.as_json(),
         "household": {
             "id": member.id,
             "name": member.name,
