@@ -21,7 +21,7 @@ from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from . import exports, rewards, service
+from . import credits, exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -299,16 +299,16 @@ def record_waste(member_id: int):
     member = service.get_member(member_id)  # NotFound -> the 404 page
     data = {"wasteKg": request.form.get("wasteKg")}
     try:
-        member, waste_g, earned = service.record_waste(member_id, data)
+        credit = credits.record_waste(member_id, data, actor_id=current_user.id)
     except ServiceError as err:
         return _render("leaderboard", Failed(data, field_errors(err), err.status, "record-waste", member))
     flash(
         _(
             "%(name)s: %(kg_text)s kg of food waste recorded, %(earned)s points earned (%(points)s in all).",
-            name=member.name,
-            kg_text=kg_text(waste_g),
-            earned=format(earned, ","),
-            points=format(member.points, ","),
+            name=credit.member.name,
+            kg_text=kg_text(credit.waste_g),
+            earned=format(credit.points, ","),
+            points=format(credit.member.points, ","),
         ),
         "success",
     )
