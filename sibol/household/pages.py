@@ -21,7 +21,7 @@ from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from . import credits, exports, rewards, service
+from . import credits, day_pages, exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -111,6 +111,11 @@ class Failed:
     status: int
     modal: str | None = None
     row: Any = None  # the row its dialog is about
+
+
+def init_app(app) -> None:
+    """The collection day page stands beside the Household page (its own blueprint)."""
+    app.register_blueprint(day_pages.bp)
 
 
 @bp.app_template_filter("kg")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typing
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import Select, func, or_, select
@@ -141,6 +141,28 @@ def update_schedule(schedule_id: int, data: dict) -> CollectionSchedule:
         setattr(schedule, key, value)
     db.session.commit()
     return schedule
+
+
+def schedules_around(day: date) -> list[tuple[date, list[CollectionSchedule]]]:
+    """The collection day page's schedules: (day, its schedules) for `day` and the day after."""
+    days = (day, day + timedelta(days=1))
+    found = db.session.scalars(
+        select(CollectionSchedule)
+        .where(CollectionSchedule.collection_date.in_(days))
+        .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
+    ).all()
+    return [(d, [s for s in found if s.collection_date == d]) for d in days]
+
+
+def members_for_collection() -> list[HouseholdMember]:
+    """Every household of the barangay once, active ones first, then by name."""
+    return list(
+        db.session.scalars(
+            select(HouseholdMember).order_by(
+                HouseholdMember.is_active.desc(), HouseholdMember.name, HouseholdMember.id
+            )
+        )
+    )
 
 
 def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:

@@ -80,3 +80,17 @@ def test_a_resent_add_household_form_adds_one_household(staff_client):
     assert (
         db.session.scalar(select(func.count(HouseholdMember.id)).where(HouseholdMember.name == "Nilo")) == 1
     )
+
+
+def test_the_collection_day_form_sent_twice_credits_once(staff_client):
+    rosa = make_member("Rosa", points=100)
+    nilo = make_member("Nilo", points=0)
+    hidden = form_of(staff_client, "/household/collection-day", "/household/collection-day")
+    data = {**hidden, f"kg-{rosa.id}": "1", f"kg-{nilo.id}": "2"}
+    first = staff_client.post("/household/collection-day", data=data)
+    again = staff_client.post("/household/collection-day", data=data)
+    assert first.status_code == again.status_code == 302
+    db.session.expire_all()
+    assert db.session.get(HouseholdMember, rosa.id).points == 130
+    assert db.session.get(HouseholdMember, nilo.id).points == 60
+    assert db.session.scalar(select(func.count(MemberCollection.id))) == 2
