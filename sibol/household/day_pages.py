@@ -21,6 +21,7 @@ from ..identity.access import module_required
 from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..models import ModuleId, utcnow
+from ..web.offline import offline_page
 from . import credits, service
 
 bp = Blueprint("collection_day", __name__)
@@ -55,6 +56,7 @@ def _render(values: dict | None = None, errors: dict | None = None, status: int 
 
 @bp.get("/household/collection-day")
 @module_required(ModuleId.HOUSEHOLD, action="household.waste.credit")
+@offline_page
 def page():
     return _render()
 

@@ -20,6 +20,7 @@ from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
+from ..web.offline import offline_page
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from . import credits, day_pages, exports, rewards, service
 
@@ -192,6 +193,7 @@ def _render(tab_key: str | None = None, failed: Failed | None = None):
 
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
+@offline_page
 def index():
     if current_user.role_id == RoleId.HOUSEHOLD:  # a resident's household page is their own
         return redirect(url_for("residents.my_household"))

@@ -1,8 +1,9 @@
 /**
- * Island "collection-day" (plain TypeScript, no React): the running total of the kilograms typed
- * and the points they earn. The form works without it (one Save for the lot).
+ * Island "collection-day" (plain TypeScript, no React): the running total of the kilograms typed,
+ * and the offline part of the installable console (components/household/offline.ts). The form
+ * works without it (one Save for the lot).
  */
-import { runningTotal } from "../components/household/collection-day";
+import { collectionDay } from "../components/household/offline";
 import { onIsland } from "../lib/island";
 
-onIsland("collection-day", (form) => runningTotal(form as HTMLFormElement));
+onIsland("collection-day", (form) => collectionDay(form as HTMLFormElement));
