@@ -22,24 +22,34 @@ async function forgetEverything(): Promise<void> {
   }
 }
 
-/** Sign-out on a shared phone: warn about entries not sent yet, then clear the phone's copy. */
+/**
+ * Sign-out on a shared phone: warn about entries not sent yet, then clear the phone's copy. It
+ * listens in the capture phase, before the logout form's own handler (components/auth/logout.ts,
+ * which revokes the bearer token), and hands the form back to it once the worker agreed.
+ */
 function guardSignOut(): void {
-  const form = document.querySelector<HTMLFormElement>("form[data-logout]");
-  form?.addEventListener("submit", (event) => {
-    event.preventDefault();
-    void (async () => {
-      const unsent = (await allEntries()).length;
-      const message = t(
-        "{count} entries have not been sent. Signing out deletes them from this phone. Sign out anyway?",
-        {
-          count: formatNumber(unsent),
-        },
-      );
-      if (unsent && !window.confirm(message)) return;
-      await forgetEverything();
-      form.submit();
-    })();
-  });
+  let cleared = false;
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target as HTMLFormElement;
+      if (cleared || !form.matches("form[data-logout]")) return;
+      event.preventDefault();
+      event.stopPropagation();
+      void (async () => {
+        const unsent = (await allEntries()).length;
+        const message = t(
+          "{count} entries have not been sent. Signing out deletes them from this phone. Sign out anyway?",
+          { count: formatNumber(unsent) },
+        );
+        if (unsent && !window.confirm(message)) return;
+        await forgetEverything();
+        cleared = true;
+        form.requestSubmit();
+      })();
+    },
+    true,
+  );
 }
 
 function offlineEntries(form: HTMLFormElement): void {
