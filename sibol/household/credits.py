@@ -9,6 +9,7 @@ at once both count) and the member's history gets its row, in one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -131,7 +132,7 @@ def record_waste(member_id: int, data: dict, *, actor_id: int | None = None) -> 
     return Credit(member, waste_g, earned, moment)
 
 
-def record_many(entries: list[tuple[int, object]], *, actor_id: int | None = None) -> list[Credit]:
+def record_many(entries: Sequence[tuple[int, object]], *, actor_id: int | None = None) -> list[Credit]:
     """A collection day's lot: (member id, kg as typed) pairs, blank kg skipped. All are credited
     in one transaction or none: Invalid carries one message per bad field ("kg-<member id>")."""
     errors = Errors()

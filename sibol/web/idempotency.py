@@ -31,12 +31,13 @@ import random
 import secrets
 import time
 from datetime import timedelta
+from typing import Any, cast
 
 from flask import Flask, Response, current_app, g, render_template, request
 from flask_babel import gettext as _
 from flask_login import current_user
 from markupsafe import Markup
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import CursorResult, Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import is_api_path, json_error
@@ -56,7 +57,7 @@ METHODS = frozenset({"POST", "PUT", "PATCH"})
 # Form fields that differ between two sends of one drawn form without changing what it asks.
 _VOLATILE_FIELDS = frozenset({"csrf_token"})
 
-_table = IdempotencyRecord.__table__
+_table = cast(Table, IdempotencyRecord.__table__)
 
 
 def _is_printable(key: str) -> bool:
@@ -128,8 +129,11 @@ def _take(owner: str, key_hash: str, fingerprint: str, claim: str):
         return row
     # Expired, or abandoned by a request that died: taken over by one conditional UPDATE, so
     # of two requests that find it so, one gets it.
-    taken = db.session.execute(
-        update(_table).where(_table.c.id == row.id, _table.c.claim == row.claim).values(**values)
+    taken = cast(
+        "CursorResult[Any]",
+        db.session.execute(
+            update(_table).where(_table.c.id == row.id, _table.c.claim == row.claim).values(**values)
+        ),
     )
     db.session.commit()
     return None if taken.rowcount == 1 else _row(owner, key_hash)
