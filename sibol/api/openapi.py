@@ -179,6 +179,12 @@ def build_openapi(app: Flask) -> dict:
             }
             if method in ("POST", "PUT", "PATCH") and (access is None or access.kind != PUBLIC):
                 operation["parameters"].append(IDEMPOTENCY_KEY)
+                # A bad key (400), the first request still running (409), another body (422).
+                for code in ("400", "409", "422"):
+                    responses.setdefault(
+                        code,
+                        {"description": ERROR_TEXT[code], "content": {"application/json": {"schema": ERROR}}},
+                    )
             if access is not None and access.kind == PUBLIC:
                 operation["security"] = []
             bodies = extra.get("bodies") or (
