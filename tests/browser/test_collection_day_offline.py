@@ -241,3 +241,25 @@ def test_signing_out_warns_about_unsent_entries_then_empties_the_cache_and_index
     wait.until(lambda d: "/login" in d.current_url)
     assert cached_pages(browser) == 0
     assert stored_entries(browser) == 0
+
+
+def test_without_javascript_collection_day_is_one_plain_form(live_server, browser_nojs, in_app):
+    with in_app():
+        username = make_account().username
+        rosa = make_member("Rosa", points=0).id
+        nilo = make_member("Nilo", points=0, active=False).id
+    sign_in(browser_nojs, live_server.url, username)
+    browser_nojs.get(live_server.url + PAGE)
+    assert browser_nojs.find_element(By.NAME, f"kg-{nilo}").get_attribute("disabled") is not None
+    type_kg(browser_nojs, rosa, "lots")
+    browser_nojs.find_element(By.CSS_SELECTOR, "form.collection-day button[type=submit]").click()
+    wait = settled_wait(browser_nojs)
+    wait.until(
+        lambda d: (
+            d.find_element(By.ID, f"kg-{rosa}-error").text == "Food waste must be a number of kilograms."
+        )
+    )
+    type_kg(browser_nojs, rosa, "2")
+    browser_nojs.find_element(By.CSS_SELECTOR, "form.collection-day button[type=submit]").click()
+    wait.until(lambda d: "Saved: 1 households credited, 2 kg, 60 points." in d.page_source)
+    assert credits_of(in_app, [rosa]) == ([60], 1)
