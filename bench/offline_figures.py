@@ -2,7 +2,7 @@
 precache's bytes (compressed, as they cross the wire once), and the time until the collection day
 page is usable when it is opened from the worker's cache with the link cut.
 
-Budget (the issue's wire rules): the worker and its precache at most 150 KB compressed; a cached
+Budget (for staff on slow mobile links): the worker and its precache at most 150 KB compressed; a cached
 page usable in at most 0.3 s.
 """
 
