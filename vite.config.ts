@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type PluginOption, type Rollup } from "vite";
 import backend from "vite-plugin-backend";
+import { VitePWA } from "vite-plugin-pwa";
 import islandModules from "./static_src/build/island-modules";
 import precompress from "./static_src/build/precompress";
 
@@ -44,6 +45,49 @@ function hasSideEffects(id: string): boolean {
   return !REACT_MODULE.test(id);
 }
 
+/**
+ * The installable console: the web app manifest and the service worker (static_src/sw/sw.ts,
+ * Workbox through vite-plugin-pwa), written to sibol/static/dist/ and served by Flask at /sw.js
+ * and /manifest.webmanifest (scope /). The precache is the offline pages' shell: the islands'
+ * code without React and the charts (pages that need those are online pages), the stylesheets
+ * and the icon.
+ */
+function installableConsole(): PluginOption {
+  return VitePWA({
+    strategies: "injectManifest",
+    srcDir: "static_src/sw",
+    filename: "sw.ts",
+    injectRegister: false,
+    scope: "/",
+    base: "/",
+    manifestFilename: "manifest.webmanifest",
+    manifest: {
+      name: "SIBOL console",
+      short_name: "SIBOL",
+      description: "Collection day, household waste, maintenance and machines, also without signal",
+      start_url: "/household/collection-day",
+      scope: "/",
+      display: "standalone",
+      background_color: "#ffffff",
+      theme_color: "#166534",
+      icons: [{ src: "/static/favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+    },
+    injectManifest: {
+      globDirectory: PUBLIC_DIR,
+      globPatterns: [
+        "dist/assets/*.js",
+        "css/app.css",
+        "css/household.css",
+        "css/maintenance.css",
+        "css/machines.css",
+      ],
+      globIgnores: ["dist/assets/react-*.js", "dist/assets/charts-*.js", "**/*.test.*"],
+      modifyURLPrefix: { "": "/static/" },
+      maximumFileSizeToCacheInBytes: 200_000,
+    },
+  });
+}
+
 export default defineConfig(({ command }) => {
   const testing = Boolean(process.env.VITEST);
   const plugins: PluginOption[] = [react()];
@@ -59,6 +103,7 @@ export default defineConfig(({ command }) => {
       }),
       islandModules(),
       precompress(),
+      installableConsole(),
     );
   }
 

@@ -31,7 +31,7 @@ from .identity.tenancy import install as install_tenancy
 from .identity.tokens import account_for_token, bearer_from_request
 from .jobs.queue import init_app as init_tasks
 from .models import Account
-from .web import live
+from .web import idempotency, live, offline
 from .web.assets import init_assets
 from .web.critical_css import install_critical_css
 from .web.security import install_security
@@ -98,6 +98,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     install_tenancy(app)  # after the identity hooks: the scope comes from the signed-in account
     app.url_map.converters["int"] = DatabaseId  # before any route is added
     register_blueprints(app)
+    offline.install(app)  # /sw.js and /manifest.webmanifest
+    idempotency.install(app)  # after access and tenancy: it keys on the caller and barangay
     register_error_handlers(app)
     install_write_retry(app)
     register_cli(app)

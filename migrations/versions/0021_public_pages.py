@@ -2,7 +2,7 @@
 name shown, the barangay's reminder hour and SMS cap, reminder subscriptions and messages
 
 Revision ID: 0021_public_pages
-Revises: 0019_schedule_collector
+Revises: 0020_idempotency
 Create Date: 2026-11-25 21:10:00
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 
 revision = '0021_public_pages'
-down_revision = '0015_mqtt'
+down_revision = '0020_idempotency'
 branch_labels = None
 depends_on = None
 

@@ -27,7 +27,17 @@ ERROR_TEXT = {
     "409": "Conflict with stored data",
     "413": "Upload too large",
     "415": "Body is not JSON",
+    "422": "Idempotency-Key already used for another request",
     "429": "Rate limit; see Retry-After",
+}
+# Every signed-in write may be retried safely (web/idempotency.py).
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "1-255 printable characters; for 24 hours the same key and body replay the first "
+    "answer, another body is 422, while the first runs 409",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
 }
 CONVERTERS = {
     "int": {"type": "integer", "minimum": 0},
@@ -167,6 +177,14 @@ def build_openapi(app: Flask) -> dict:
                 ],
                 "responses": responses,
             }
+            if method in ("POST", "PUT", "PATCH") and (access is None or access.kind != PUBLIC):
+                operation["parameters"].append(IDEMPOTENCY_KEY)
+                # A bad key (400), the first request still running (409), another body (422).
+                for code in ("400", "409", "422"):
+                    responses.setdefault(
+                        code,
+                        {"description": ERROR_TEXT[code], "content": {"application/json": {"schema": ERROR}}},
+                    )
             if access is not None and access.kind == PUBLIC:
                 operation["security"] = []
             bodies = extra.get("bodies") or (

@@ -12,10 +12,11 @@ from ..api import json_body, pick
 from ..data.export import wants_csv
 from ..data.listing import page_args, page_json
 from ..errors import Invalid, Unsupported
+from ..i18n.localtime import iso_utc
 from ..identity.access import module_required
 from ..inputs.uploads import image_response
 from ..models import ModuleId
-from . import client_api, exports, service
+from . import client_api, credits, exports, service
 from . import rewards as reward_service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
@@ -148,6 +149,21 @@ def claim_reward(reward_id: int):
     body = json_body()
     claim = reward_service.claim_reward(reward_id, pick(body, "memberId", "member_id"))
     return {"success": True, "message": _("Reward claimed."), "claim": claim_json(claim)}, 201
+
+
+@bp.post("/members/<int:member_id>/waste")
+@module_required(ModuleId.HOUSEHOLD, action="household.waste.credit")
+def credit_waste(member_id: int):
+    """Credit a household for food waste; retried safely with an Idempotency-Key."""
+    body = json_body()
+    credit = credits.record_waste(member_id, body, actor_id=current_user.id)
+    return {
+        "memberId": credit.member.id,
+        "wasteKg": credit.waste_g / 1000,
+        "points": credit.points,
+        "balance": credit.member.points,
+        "collectedAt": iso_utc(credit.collected_at),
+    }, 201
 
 
 @bp.get("/claims")

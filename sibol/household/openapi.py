@@ -191,6 +191,22 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "status": 201,
         "errors": ["400", "404", "409", "415"],
     },
+    ("api.household.credit_waste", "POST"): {
+        "summary": "Credit a household for food waste handed in (points by the rule in force at collectedAt)",
+        "body": obj(
+            {
+                "wasteKg": {**KG, "exclusiveMinimum": True},
+                "collectedAt": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When it was collected, with its offset; now when absent; at most 7 days ago",
+                },
+            },
+            "wasteKg",
+        ),
+        "status": 201,
+        "errors": ["400", "404", "409", "415", "422"],
+    },
     ("api.household.claims", "GET"): {
         "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "response": page_of(),

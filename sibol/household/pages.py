@@ -20,8 +20,9 @@ from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
+from ..web.offline import offline_page
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from . import exports, rewards, service
+from . import credits, day_pages, exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -113,6 +114,11 @@ class Failed:
     row: Any = None  # the row its dialog is about
 
 
+def init_app(app) -> None:
+    """The collection day page stands beside the Household page (its own blueprint)."""
+    app.register_blueprint(day_pages.bp)
+
+
 @bp.app_template_filter("kg")
 def kg_filter(grams: int | None) -> str:
     """Whole grams as kilograms for display: 12500 -> '12.5'."""
@@ -187,6 +193,7 @@ def _render(tab_key: str | None = None, failed: Failed | None = None):
 
 @bp.get("/household")
 @module_required(ModuleId.HOUSEHOLD)
+@offline_page
 def index():
     if current_user.role_id == RoleId.HOUSEHOLD:  # a resident's household page is their own
         return redirect(url_for("residents.my_household"))
@@ -299,16 +306,16 @@ def record_waste(member_id: int):
     member = service.get_member(member_id)  # NotFound -> the 404 page
     data = {"wasteKg": request.form.get("wasteKg")}
     try:
-        member, waste_g, earned = service.record_waste(member_id, data)
+        credit = credits.record_waste(member_id, data, actor_id=current_user.id)
     except ServiceError as err:
         return _render("leaderboard", Failed(data, field_errors(err), err.status, "record-waste", member))
     flash(
         _(
             "%(name)s: %(kg_text)s kg of food waste recorded, %(earned)s points earned (%(points)s in all).",
-            name=member.name,
-            kg_text=kg_text(waste_g),
-            earned=format(earned, ","),
-            points=format(member.points, ","),
+            name=credit.member.name,
+            kg_text=kg_text(credit.waste_g),
+            earned=format(credit.points, ","),
+            points=format(credit.member.points, ","),
         ),
         "success",
     )

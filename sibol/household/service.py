@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import typing
+from datetime import date, datetime, timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import Select, func, or_, select
 
 from ..data.listing import Page, fetch_page, matches_any
 from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
 from ..extensions import db
-from ..i18n.localtime import today
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..machines import areas as machine_areas
@@ -22,9 +22,10 @@ from ..models import (
     CollectionSchedule,
     CollectionStatus,
     HouseholdMember,
-    MemberCollection,
     PointRule,
+    PointRuleChange,
     RewardStatus,
+    utcnow,
 )
 
 COLLECTION_STATUSES = tuple(s.value for s in CollectionStatus)
@@ -164,6 +165,28 @@ def delete_schedule(schedule_id: int) -> None:
     db.session.commit()
 
 
+def schedules_around(day: date) -> list[tuple[date, list[CollectionSchedule]]]:
+    """The collection day page's schedules: (day, its schedules) for `day` and the day after."""
+    days = (day, day + timedelta(days=1))
+    found = db.session.scalars(
+        select(CollectionSchedule)
+        .where(CollectionSchedule.collection_date.in_(days))
+        .order_by(CollectionSchedule.collection_date, CollectionSchedule.id)
+    ).all()
+    return [(d, [s for s in found if s.collection_date == d]) for d in days]
+
+
+def members_for_collection() -> list[HouseholdMember]:
+    """Every household of the barangay once, active ones first, then by name."""
+    return list(
+        db.session.scalars(
+            select(HouseholdMember).order_by(
+                HouseholdMember.is_active.desc(), HouseholdMember.name, HouseholdMember.id
+            )
+        )
+    )
+
+
 def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:
     """The next pending (or under way) collections, earliest (overdue included) first: the
     dashboard's panel."""
@@ -248,53 +271,6 @@ def create_member(data: dict) -> HouseholdMember:
     return member
 
 
-def points_for(waste_g: int) -> int:
-    """Points the saved Point System gives for this much food waste (whole points, rounded down)."""
-    rule_g, rule_points = point_rule()
-    return waste_g * rule_points // rule_g
-
-
-def record_waste(member_id: int, data: dict) -> tuple[HouseholdMember, int, int]:
-    """Credits a member for food waste handed in. data: wasteKg (more than 0). The points come
-    from the saved Point System rule (rounded down). Returns (member, grams, points earned)."""
-    member = get_member(member_id)
-    errors = Errors()
-    waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Food waste"), positive=True)
-    errors.raise_if_any()
-    waste_g = waste_g or 0
-    earned = points_for(waste_g)
-    if earned < 1:
-        rule_g, rule_points = point_rule()
-        raise Invalid(
-            _(
-                "%(kg_text)s kg earns no points: the Point System gives %(rule_points)s points for %(kg_text2)s kg.",
-                kg_text=rules.kg_text(waste_g),
-                rule_points=rule_points,
-                kg_text2=rules.kg_text(rule_g),
-            ),
-            field="wasteKg",
-        )
-    if member.points + earned > rules.MAX_POINTS:
-        raise Invalid(
-            _("A member can hold at most %(max_points)s points.", max_points=format(rules.MAX_POINTS, ",")),
-            field="wasteKg",
-        )
-    # Added in the database, so two records at once both count.
-    db.session.execute(
-        update(HouseholdMember)
-        .where(HouseholdMember.id == member.id)
-        .values(points=HouseholdMember.points + earned)
-        .execution_options(synchronize_session=False)
-    )
-    # The member's own history ("My household"), in the same transaction.
-    db.session.add(
-        MemberCollection(member_id=member.id, collected_on=today(), waste_g=waste_g, points=earned)
-    )
-    db.session.commit()
-    db.session.refresh(member)
-    return member, waste_g, earned
-
-
 # Point rule -------------------------------------------------------------------------------------
 
 
@@ -304,6 +280,15 @@ def point_rule() -> tuple[int, int]:
     return (rule.waste_g, rule.points) if rule else DEFAULT_RULE
 
 
+def _keep_change(old: tuple[int, int], waste_g: int, points: int) -> None:
+    """Records the rule from now on, so a credit for an earlier collection earns by the rule
+    of its time. The first change also records the rule it replaces, from the beginning."""
+    now = utcnow()
+    if db.session.scalar(select(PointRuleChange.id).limit(1)) is None:
+        db.session.add(PointRuleChange(valid_from=datetime(2000, 1, 1), waste_g=old[0], points=old[1]))
+    db.session.add(PointRuleChange(valid_from=now, waste_g=waste_g, points=points))
+
+
 def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, int]:
     """data: wasteKg (more than 0) and points (whole, 1 or more)."""
     errors = Errors()
@@ -311,11 +296,13 @@ def update_point_rule(data: dict, *, actor_id: int | None = None) -> tuple[int, 
     points = rules.whole(errors, data.get("points"), "points", _("Points"), minimum=1)
     errors.raise_if_any()
     rule = db.session.scalar(select(PointRule).order_by(PointRule.id).limit(1))
+    old = (rule.waste_g, rule.points) if rule else DEFAULT_RULE
     if rule is None:
         rule = PointRule()
         db.session.add(rule)
     # raise_if_any() above: both are set.
     rule.waste_g, rule.points = typing.cast(int, waste_g), typing.cast(int, points)
     rule.updated_by_id = actor_id
+    _keep_change(old, rule.waste_g, rule.points)
     db.session.commit()
     return rule.waste_g, rule.points

@@ -24,6 +24,7 @@ from ..identity.access import module_required
 from ..inputs.fields import field_errors
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId
+from ..web.offline import offline_page
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from . import exports, presentation, service
 from .queries import list_requests, parse_list_query
@@ -128,6 +129,7 @@ def _render(
 
 @bp.get("/maintenance")
 @module_required(ModuleId.MAINTENANCE)
+@offline_page
 def index():
     if wants_csv():
         return exports.requests_csv(parse_list_query(request.args))

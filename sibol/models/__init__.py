@@ -23,6 +23,7 @@ from .core import (
     utcnow,
 )
 from .household import *  # noqa: F403
+from .idempotency import *  # noqa: F403
 from .machines import *  # noqa: F403
 from .mail import *  # noqa: F403
 from .maintenance import *  # noqa: F403

@@ -22,6 +22,7 @@ __all__ = [
     "EnergyReading",
     "HouseholdMember",
     "PointRule",
+    "PointRuleChange",
     "Reward",
     "RewardClaim",
     "RewardStatus",
@@ -155,6 +156,19 @@ class PointRule(TenantOwned, Model):
     points: Mapped[int] = mapped_column(Integer, default=30)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
+
+
+class PointRuleChange(TenantOwned, Model):
+    """The point system from `valid_from` on (UTC): a credit entered later for a collection made
+    earlier (an entry made offline) earns by the rule of the moment it was made."""
+
+    __tablename__ = "point_rule_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    valid_from: Mapped[datetime] = mapped_column(DateTime)
+    waste_g: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_point_rule_changes_barangay_valid_from", "barangay_id", "valid_from"),)
 
 
 class WasteCollection(TenantOwned, Model):

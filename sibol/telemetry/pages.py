@@ -20,6 +20,7 @@ from ..models import ModuleId
 from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
+from ..web.offline import offline_page
 from . import alerts, keys, notifications, panels, regions
 from .api import require_editor
 from .cli import register_commands
@@ -57,6 +58,7 @@ def _machine_or_404(machine_id: str):
 
 @bp.get("/sibol-machines/machines/<machine_id>/device")
 @module_required(ModuleId.MACHINES)
+@offline_page
 def device(machine_id: str, new_key: str | None = None):
     machine = _machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)

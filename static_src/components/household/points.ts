@@ -1,5 +1,5 @@
 /**
- * The Point System's conversion, as the server does it (sibol/household/service.py points_for):
+ * The Point System's conversion, as the server does it (sibol/household/credits.py):
  * kilograms typed -> whole grams -> points = grams * rulePoints / ruleGrams, rounded down.
  * Returns null for anything the server would refuse as a weight (empty, text, 0 or less).
  */

@@ -1,0 +1,98 @@
+/// <reference lib="webworker" />
+/**
+ * The console's service worker, built by vite-plugin-pwa (injectManifest) with Workbox.
+ *
+ * - Precache: the app shell of the offline pages (their islands and stylesheets), listed by the
+ *   build (self.__WB_MANIFEST), downloaded once.
+ * - Pages: the pages a worker needs in the field are fetched from the network first and kept for
+ *   when there is no signal — only when the server marks the answer with X-Sibol-Offline (a
+ *   page of the offline list that the account may open). The mark names the account and the
+ *   barangay: a page of another account or barangay is never shown; when they change, every
+ *   kept page and entry is dropped.
+ * - Sign-out (POST /logout) and a session ended elsewhere (a page answered with the sign-in page)
+ *   drop every kept page and the offline entries: phones are shared.
+ */
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+import { registerRoute } from "workbox-routing";
+import { NetworkFirst } from "workbox-strategies";
+
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
+};
+
+export const PAGES_CACHE = "sibol-pages";
+const META_CACHE = "sibol-meta";
+const OWNER_KEY = "/__sibol/owner";
+export const ENTRIES_DB = "sibol-offline";
+const OFFLINE_PAGES = [
+  /^\/household\/collection-day$/,
+  /^\/household$/,
+  /^\/maintenance(\/|$)/,
+  /^\/sibol-machines\/machines\/[^/]+\/device$/,
+];
+
+precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/^v$/] });
+cleanupOutdatedCaches();
+
+async function forgetEverything(): Promise<void> {
+  await Promise.all([caches.delete(PAGES_CACHE), caches.delete(META_CACHE)]);
+  await new Promise<void>((resolve) => {
+    const request = indexedDB.deleteDatabase(ENTRIES_DB);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+}
+
+/** Keeps only pages of one account and barangay: another owner's mark empties the cache first. */
+async function sameOwner(owner: string): Promise<void> {
+  const meta = await caches.open(META_CACHE);
+  const known = await meta.match(OWNER_KEY);
+  const previous = known ? await known.text() : null;
+  if (previous !== owner) {
+    await caches.delete(PAGES_CACHE);
+    await meta.put(OWNER_KEY, new Response(owner));
+  }
+}
+
+const pages = new NetworkFirst({
+  cacheName: PAGES_CACHE,
+  networkTimeoutSeconds: 4,
+  plugins: [
+    {
+      cacheWillUpdate: async ({ response }) => {
+        const owner = response.headers.get("X-Sibol-Offline");
+        if (!response.ok || !owner) return null;
+        await sameOwner(owner);
+        return response;
+      },
+      fetchDidSucceed: async ({ response }) => {
+        // Sent to the sign-in page: the session ended (here or elsewhere).
+        if (response.redirected && new URL(response.url).pathname === "/login") await forgetEverything();
+        return response;
+      },
+    },
+    new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 2 * 24 * 3600 }),
+  ],
+});
+
+registerRoute(
+  ({ request, url }) =>
+    request.mode === "navigate" &&
+    url.origin === self.location.origin &&
+    OFFLINE_PAGES.some((p) => p.test(url.pathname)),
+  pages,
+);
+
+self.addEventListener("fetch", (event: FetchEvent) => {
+  const url = new URL(event.request.url);
+  if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === "/logout") {
+    event.respondWith(forgetEverything().then(() => fetch(event.request)));
+  }
+});
+
+self.addEventListener("message", (event: ExtendableMessageEvent) => {
+  if (event.data?.type === "sibol-forget") event.waitUntil(forgetEverything());
+});
+
+self.addEventListener("install", () => void self.skipWaiting());
+self.addEventListener("activate", (event: ExtendableEvent) => event.waitUntil(self.clients.claim()));

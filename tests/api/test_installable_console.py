@@ -1,0 +1,49 @@
+"""The installable console: manifest, service worker, and which pages it may keep offline."""
+
+from __future__ import annotations
+
+import json
+
+from sibol.models import RoleId
+from tests.factories import make_account
+
+MARK = "X-Sibol-Offline"
+
+
+def test_the_manifest_and_the_worker_are_served_at_the_root(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    body = json.loads(manifest.get_data(as_text=True))
+    assert body["start_url"] == "/household/collection-day" and body["scope"] == "/"
+    assert body["display"] == "standalone" and body["icons"]
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in worker.headers["Cache-Control"]
+    assert b"/static/dist/assets/collection-day-" in worker.get_data()  # its precache
+
+
+def test_signed_in_pages_link_the_manifest(client, signed_in):
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in client.get(
+        "/household/collection-day"
+    ).get_data(as_text=True)
+
+
+def test_offline_pages_carry_the_account_and_barangay_mark(client, signed_in):
+    res = client.get("/household/collection-day")
+    account, _sep, barangay = res.headers[MARK].partition(".")
+    assert account == str(signed_in.id) and barangay == str(signed_in.barangay_id)
+    assert MARK in client.get("/household?tab=leaderboard").headers
+    assert MARK in client.get("/maintenance").headers
+
+
+def test_other_pages_and_refusals_carry_no_mark(client, login):
+    login(make_account(role=RoleId.STAFF, modules=[1]))  # the dashboard only
+    refused = client.get("/household/collection-day")
+    assert refused.status_code == 403 and MARK not in refused.headers
+    assert MARK not in client.get("/dashboard").headers
+
+
+def test_the_sign_in_page_carries_no_mark(client):
+    assert MARK not in client.get("/login").headers
+    assert MARK not in client.get("/household/collection-day").headers  # a redirect to sign in
