@@ -188,6 +188,8 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_SMS_URL": os.environ.get("SIBOL_SMS_URL", "").strip() or None,
         "SIBOL_SMS_API_KEY": os.environ.get("SIBOL_SMS_API_KEY", "").strip() or None,
         "SIBOL_SMS_SENDER": os.environ.get("SIBOL_SMS_SENDER", "SIBOL").strip(),
+        # The shared secret the gateway sends with the replies it forwards (STOP): no secret, no endpoint.
+        "SIBOL_SMS_INBOUND_SECRET": os.environ.get("SIBOL_SMS_INBOUND_SECRET", "").strip() or None,
         "SIBOL_SMS_COST_CENTAVOS": int(os.environ.get("SIBOL_SMS_COST_CENTAVOS", "50")),  # per SMS
         "SIBOL_REMINDER_TRIES": int(os.environ.get("SIBOL_REMINDER_TRIES", "3")),
         "MAIL_SERVER": mail_server,

@@ -1,4 +1,4 @@
-"""/api/household/members/<id>/reminders in the OpenAPI document; sibol/api/schemas.py merges it."""
+"""/api/household/members/<id>/reminders and /api/reminders/inbound in the OpenAPI document; sibol/api/schemas.py merges it."""
 
 from __future__ import annotations
 
@@ -36,5 +36,24 @@ OPERATIONS: dict[tuple[str, str], dict] = {
             "properties": {"success": {"type": "boolean"}, "reminders": REMINDERS},
         },
         "errors": ["400", "404"],
+    },
+    ("api.reminders.inbound", "POST"): {
+        "summary": "The SMS gateway forwards a reply (form fields or JSON): a message STOP (any case) "
+        "ends every SMS reminder to that number; anything else is ignored. The shared secret "
+        "SIBOL_SMS_INBOUND_SECRET goes in the X-Sibol-Secret header or the secret query parameter; "
+        "without the setting the endpoint is a 404, a wrong secret a 403",
+        "body": {
+            "type": "object",
+            "properties": {
+                "number": {"type": "string", "description": "the sender, 09..., +639... or 639..."},
+                "message": {"type": "string"},
+            },
+            "required": ["number", "message"],
+        },
+        "response": {
+            "type": "object",
+            "properties": {"success": {"type": "boolean"}, "stopped": {"type": "integer"}},
+        },
+        "errors": ["400", "403", "404"],
     },
 }

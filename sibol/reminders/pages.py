@@ -1,5 +1,5 @@
 """/reminders (what was sent, failed and cost; the barangay's reminder hour and SMS cap), the
-resident's consent form on My household, and the stop link /r/stop/<token>."""
+resident's consent form on My household, and the stop link /r/stop/<token> (a page with one button)."""
 
 from __future__ import annotations
 
@@ -100,7 +100,16 @@ def my_reminders():
 
 @bp.get("/r/stop/<token>")
 @public
+def stop_page(token: str):
+    """The link from the SMS or the e-mail shows one button: a GET changes nothing, since link
+    previews and mail scanners fetch links nobody tapped."""
+    sub = service.by_stop_token(token)
+    return render_template("reminders/stop.html", token=token, stopped=sub.stopped_at is not None)
+
+
+@bp.post("/r/stop/<token>")
+@public
 def stop(token: str):
-    """One tap from the SMS or the e-mail ends the reminders at once."""
+    """The button ends the reminders at once (no sign-in: the token is the authority)."""
     service.stop(token)
     return render_template("reminders/stopped.html")

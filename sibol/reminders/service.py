@@ -84,22 +84,60 @@ def subscription_of(member: HouseholdMember) -> ReminderSubscription | None:
     return db.session.scalar(select(ReminderSubscription).where(ReminderSubscription.member_id == member.id))
 
 
-def stop(token: str) -> ReminderSubscription:
-    """The stop link: no more reminders, at once; reminders already queued are cancelled."""
+def by_stop_token(token: str) -> ReminderSubscription:
+    """The subscription a stop link names (any barangay's: the link carries no sign-in)."""
     with tenancy.unscoped():
         sub = db.session.scalar(select(ReminderSubscription).where(ReminderSubscription.stop_token == token))
-        if sub is None:
-            raise NotFound(_("This stop link is not known."))
-        if sub.stopped_at is None:
-            sub.stopped_at = utcnow()
-        for message in db.session.scalars(
-            select(ReminderMessage).where(
-                ReminderMessage.subscription_id == sub.id, ReminderMessage.status == ReminderStatus.QUEUED
-            )
-        ):
-            message.status = ReminderStatus.CANCELLED
+    if sub is None:
+        raise NotFound(_("This stop link is not known."))
+    return sub
+
+
+def _cancel_queued(sub: ReminderSubscription, channel: str | None = None) -> None:
+    """Reminders already queued for this subscription (by one channel, or all) are cancelled."""
+    query = select(ReminderMessage).where(
+        ReminderMessage.subscription_id == sub.id, ReminderMessage.status == ReminderStatus.QUEUED
+    )
+    if channel is not None:
+        query = query.where(ReminderMessage.channel == channel)
+    for message in db.session.scalars(query):
+        message.status = ReminderStatus.CANCELLED
+
+
+def _end(sub: ReminderSubscription) -> None:
+    """No more reminders for this subscription, by any channel (no commit)."""
+    if sub.stopped_at is None:
+        sub.stopped_at = utcnow()
+    _cancel_queued(sub)
+
+
+def stop(token: str) -> ReminderSubscription:
+    """The stop link's button: no more reminders, at once; reminders already queued are cancelled."""
+    with tenancy.unscoped():
+        sub = by_stop_token(token)
+        _end(sub)
         db.session.commit()
         return sub
+
+
+def stop_sms_for(number: str) -> int:
+    """A STOP reply from this mobile: every SMS reminder to it ends at once (e-mail reminders of
+    the same households go on). Returns how many subscriptions it ended."""
+    ended = 0
+    with tenancy.unscoped():
+        for sub in db.session.scalars(
+            select(ReminderSubscription).where(
+                ReminderSubscription.mobile == number, ReminderSubscription.by_sms.is_(True)
+            )
+        ):
+            sub.by_sms = False
+            if sub.by_email:
+                _cancel_queued(sub, "sms")
+            else:
+                _end(sub)
+            ended += 1
+        db.session.commit()
+    return ended
 
 
 def _schedule_for(member: HouseholdMember, schedules: list[CollectionSchedule]) -> CollectionSchedule | None:

@@ -33,6 +33,12 @@ def clean_mobile(raw: object) -> str:
     return "+639" + match.group(1)
 
 
+def local_form(number: str) -> str:
+    """Gateways write the sender as 639XXXXXXXXX (no plus): give it the plus clean_mobile wants."""
+    text = re.sub(r"[\s-]", "", number)
+    return "+" + text if text.startswith("639") else text
+
+
 def gsm7_length(text: str) -> int | None:
     """Septets the text takes in GSM-7, None when a character is not in the alphabet."""
     length = 0

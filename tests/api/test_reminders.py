@@ -130,11 +130,33 @@ def test_a_cancelled_collection_sends_none(app, world, gateway, smtp):
 
 
 def test_the_stop_link_ends_them_at_once(app, world, gateway, client):
-    res = client.get(f"/r/stop/{world['sub'].stop_token}")
+    link = f"/r/stop/{world['sub'].stop_token}"
+    res = client.get(link)  # a link preview fetching it stops nothing
+    page = res.get_data(as_text=True)
+    assert res.status_code == 200 and 'id="stop"' in page and f'action="{link}"' in page
+    assert 'name="csrf_token"' in page and "Stop reminders" in page
+    db.session.refresh(world["sub"])
+    assert world["sub"].stopped_at is None
+    res = client.post(link)  # no sign-in: the token is the authority
     assert res.status_code == 200 and 'id="stopped"' in res.get_data(as_text=True)
     tasks.run()
     assert gateway.received == []
+    assert "already stopped" in client.get(link).get_data(as_text=True)
     assert client.get("/r/stop/not-a-token").status_code == 404
+    assert client.post("/r/stop/not-a-token").status_code == 404
+
+
+def test_the_stop_button_needs_the_forms_csrf_token(app, world, gateway, monkeypatch):
+    monkeypatch.setitem(app.config, "WTF_CSRF_ENABLED", True)
+    client = app.test_client()
+    link = f"/r/stop/{world['sub'].stop_token}"
+    assert client.post(link).status_code == 400  # another site's form cannot stop them
+    db.session.refresh(world["sub"])
+    assert world["sub"].stopped_at is None
+    page = client.get(link).get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    res = client.post(link, data={"csrf_token": token})
+    assert res.status_code == 200 and 'id="stopped"' in res.get_data(as_text=True)
 
 
 def test_the_daily_cap_holds(app, world, gateway):
@@ -247,3 +269,46 @@ def test_a_worker_that_died_while_sending_leaves_a_failure_not_a_second_text(app
     tasks.run()
     assert db.session.get(ReminderMessage, sms_id).status == ReminderStatus.FAILED
     assert gateway.received == []  # never sent a second time
+
+
+def test_a_stop_reply_ends_the_sms_reminders_to_that_number(app, world, gateway, smtp, client, monkeypatch):
+    monkeypatch.setitem(app.config, "SIBOL_SMS_INBOUND_SECRET", "gateway-secret")
+    other = make_member("Ben Purok", barangay="Purok Uno")
+    service.subscribe(other, {"bySms": True, "mobile": "09171234567", "consent": True}, world["staff"])
+    third = make_member("Cora Purok", barangay="Purok Uno")
+    service.subscribe(third, {"bySms": True, "mobile": "09181234567", "consent": True}, world["staff"])
+    headers = {"X-Sibol-Secret": "gateway-secret"}
+    res = client.post(
+        "/api/reminders/inbound", data={"number": "639171234567", "message": "ok po"}, headers=headers
+    )
+    assert res.status_code == 200 and res.get_json()["stopped"] == 0  # not STOP: ignored
+    res = client.post(
+        "/api/reminders/inbound", data={"number": "639171234567", "message": "  sToP \n"}, headers=headers
+    )
+    assert res.status_code == 200 and res.get_json()["stopped"] == 2
+    tasks.run()
+    assert [sms["number"] for sms in gateway.received] == ["+639181234567"]  # the other number still
+    assert len(smtp[1].messages) == 1  # Ana's e-mail reminders go on
+    page = session_client(app, world["staff"]).get(f"/api/household/members/{other.id}/reminders")
+    assert page.get_json()["reminders"]["stopped"] is True
+
+
+def test_the_inbound_endpoint_needs_its_secret(app, world, client, monkeypatch):
+    reply = {"number": "09171234567", "message": "STOP"}
+    assert client.post("/api/reminders/inbound", data=reply).status_code == 404  # no setting, no endpoint
+    monkeypatch.setitem(app.config, "SIBOL_SMS_INBOUND_SECRET", "gateway-secret")
+    assert client.post("/api/reminders/inbound", data=reply).status_code == 403
+    wrong = client.post("/api/reminders/inbound", data=reply, headers={"X-Sibol-Secret": "gateway-secreT"})
+    assert wrong.status_code == 403 and wrong.is_json
+    db.session.refresh(world["sub"])
+    assert world["sub"].by_sms and world["sub"].stopped_at is None
+    res = client.post("/api/reminders/inbound?secret=gateway-secret", json={"message": "STOP"})
+    assert res.status_code == 400 and res.get_json()["field"] == "number"
+    res = client.post(
+        "/api/reminders/inbound?secret=gateway-secret", json={"number": "0917", "message": "STOP"}
+    )
+    assert res.status_code == 200 and res.get_json()["stopped"] == 0
+    res = client.post("/api/reminders/inbound?secret=gateway-secret", json=reply)
+    assert res.status_code == 200 and res.get_json()["stopped"] == 1
+    db.session.refresh(world["sub"])
+    assert not world["sub"].by_sms and world["sub"].by_email and world["sub"].stopped_at is None
