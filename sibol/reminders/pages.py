@@ -9,10 +9,11 @@ from flask_login import current_user
 
 from ..errors import Invalid, ServiceError
 from ..extensions import db
+from ..household import service as household
 from ..household.residents import resident
 from ..identity import tenancy
 from ..identity.access import module_required, public
-from ..models import Barangay, ModuleId
+from ..models import Account, Barangay, HouseholdMember, ModuleId
 from . import service, texts
 from .gateway import gateway_from
 
@@ -96,6 +97,48 @@ def my_reminders():
         return redirect(url_for("residents.my_household", _anchor="reminders"))
     flash(_("You will be reminded the evening before your collection."), "success")
     return redirect(url_for("residents.my_household", _anchor="reminders"))
+
+
+@bp.app_template_global()
+def member_reminders(member: HouseholdMember) -> dict:
+    """What a household agreed to, for the reminders form on its member record (household's
+    page): the subscription and the staff account that recorded the consent."""
+    sub = service.subscription_of(member)
+    by = db.session.get(Account, sub.consent_by_id) if sub is not None and sub.consent_by_id else None
+    return {"sub": sub, "by": by}
+
+
+@bp.post("/household/members/<int:member_id>/reminders")
+@module_required(ModuleId.HOUSEHOLD, action="household.member.write")
+def member_reminders_form(member_id: int):
+    """Staff record the household's consent (it agreed in person) on the member's record: the
+    same check and the same one transaction as the API; a refusal re-shows the form with the
+    fields' errors and what was typed, nothing saved."""
+    member = household.get_member(member_id)
+    form = request.form
+    values = {
+        "bySms": form.get("bySms") == "on",
+        "byEmail": form.get("byEmail") == "on",
+        "mobile": form.get("mobile", "")[:40],
+        "email": form.get("email", "")[:254],
+        "language": form.get("language", "fil"),
+        "consent": form.get("consent") == "on",
+    }
+    try:
+        service.subscribe(member, values, current_user)
+    except ServiceError as err:
+        db.session.rollback()
+        return render_template(
+            "household/member_account.html",
+            member=member,
+            account=resident.linked_account(member),
+            username="",
+            error=None,
+            reminder_errors=err.field_errors(),
+            reminder_values=values,
+        ), err.status
+    flash(_("The household's reminders are saved."), "success")
+    return redirect(url_for("residents.member_account", member_id=member_id, _anchor="reminders"))
 
 
 @bp.get("/r/stop/<token>")
