@@ -40,6 +40,7 @@ NOT_TENANT_IDS = {
     "public.poster": "public: every barangay's poster is for anyone",
     "api.public.barangay": "public: every barangay's public figures are for anyone",
     "reminders.stop": "public, addressed by a secret stop token",
+    "reminders.stop_page": "public, addressed by a secret stop token (shows the stop button)",
 }
 
 # Path variable -> B's ids of that kind (each is tried).
