@@ -8,7 +8,8 @@
  *   when there is no signal — only when the server marks the answer with X-Sibol-Offline (a
  *   page of the offline list that the account may open). The mark names the account and the
  *   barangay: a page of another account or barangay is never shown; when they change, every
- *   kept page and entry is dropped.
+ *   kept page and entry is dropped. Every offline page registers the worker (the offline-worker
+ *   entry); once active, it keeps the offline pages already open, so one visit online is enough.
  * - Sign-out (POST /logout) and a session ended elsewhere (a page answered with the sign-in page)
  *   drop every kept page and the offline entries: phones are shared.
  */
@@ -75,13 +76,32 @@ const pages = new NetworkFirst({
   ],
 });
 
-registerRoute(
-  ({ request, url }) =>
-    request.mode === "navigate" &&
-    url.origin === self.location.origin &&
-    OFFLINE_PAGES.some((p) => p.test(url.pathname)),
-  pages,
-);
+const isOfflinePage = (url: URL) =>
+  url.origin === self.location.origin && OFFLINE_PAGES.some((p) => p.test(url.pathname));
+
+registerRoute(({ request, url }) => request.mode === "navigate" && isOfflinePage(url), pages);
+
+/**
+ * The page that registered the worker was loaded before the worker ran, so it was not kept: once
+ * active, the worker fetches each open offline page again and keeps it. One visit online is then
+ * enough for that page to open with no signal.
+ */
+async function keepOpenPages(event: ExtendableEvent): Promise<void> {
+  const windows = await self.clients.matchAll({ type: "window" });
+  const urls = new Set(
+    windows
+      .map((c) => new URL(c.url))
+      .filter(isOfflinePage)
+      .map((u) => u.href),
+  );
+  await Promise.all(
+    Array.from(urls, (url) =>
+      pages
+        .handle({ event, request: new Request(url, { credentials: "same-origin" }) })
+        .catch(() => undefined),
+    ),
+  );
+}
 
 self.addEventListener("fetch", (event: FetchEvent) => {
   const url = new URL(event.request.url);
@@ -95,4 +115,6 @@ self.addEventListener("message", (event: ExtendableMessageEvent) => {
 });
 
 self.addEventListener("install", () => void self.skipWaiting());
-self.addEventListener("activate", (event: ExtendableEvent) => event.waitUntil(self.clients.claim()));
+self.addEventListener("activate", (event: ExtendableEvent) =>
+  event.waitUntil(self.clients.claim().then(() => keepOpenPages(event))),
+);

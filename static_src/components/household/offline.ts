@@ -1,17 +1,12 @@
 /**
- * The offline part of the installable console on the collection day page: the service worker
- * that keeps this page for when there is no signal, entries kept on the phone while offline and
- * sent once the link returns (offline-queue.ts), and a sign-out that warns about unsent entries
- * and clears the phone's copy (a shared phone).
+ * The offline part of the installable console on the collection day page: entries kept on the
+ * phone while offline and sent once the link returns (offline-queue.ts), and a sign-out that warns
+ * about unsent entries and clears the phone's copy (a shared phone). The service worker itself is
+ * registered by the offline-worker entry, on every offline page.
  */
 import { runningTotal } from "./collection-day";
 import { allEntries, dropEntry, type Entry, newKey, putEntry, renderQueue, syncAll } from "./offline-queue";
 import { formatNumber, t } from "../../lib/i18n";
-
-function registerWorker(): void {
-  if ("serviceWorker" in navigator)
-    void navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
-}
 
 async function forgetEverything(): Promise<void> {
   const entries = await allEntries();
@@ -94,10 +89,9 @@ function offlineEntries(form: HTMLFormElement): void {
   void refresh().then(() => (navigator.onLine ? sync() : undefined));
 }
 
-/** The collection day form with its running total, offline entries, worker and sign-out guard. */
+/** The collection day form with its running total, offline entries and sign-out guard. */
 export function collectionDay(form: HTMLFormElement): void {
   runningTotal(form);
   offlineEntries(form);
-  registerWorker();
   guardSignOut();
 }
