@@ -3,7 +3,8 @@
 `@offline_page` marks a page's answer with `X-Sibol-Offline: <account id>.<barangay id>`. The
 service worker (static_src/sw/sw.ts) keeps only answers that carry the mark, so it keeps no page
 the account may not open (access is checked before the view runs; a refusal carries no mark) and
-drops every kept page when the account or the barangay changes. `/sw.js` and
+drops every kept page when the account or the barangay changes. Each such page also loads the
+small offline-worker entry that registers the worker, so any of them is kept after one visit. `/sw.js` and
 `/manifest.webmanifest` serve the built worker and manifest at the site's root, whose scope the
 worker needs.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from flask import Flask, Response, abort, make_response, send_file
+from flask import Flask, Response, abort, g, make_response, send_file
 from flask_login import current_user
 
 from ..identity.access import public
@@ -26,6 +27,8 @@ HEADER = "X-Sibol-Offline"
 def offline_page(view: Callable) -> Callable:
     @functools.wraps(view)
     def marked(*args, **kwargs):
+        # base.html adds the worker's registration (the offline-worker entry) to this page.
+        g.sibol_offline_page = True
         response = make_response(view(*args, **kwargs))
         if response.status_code == 200 and current_user.is_authenticated:
             response.headers[HEADER] = f"{current_user.id}.{current_scope() or 0}"

@@ -47,3 +47,24 @@ def test_other_pages_and_refusals_carry_no_mark(client, login):
 def test_the_sign_in_page_carries_no_mark(client):
     assert MARK not in client.get("/login").headers
     assert MARK not in client.get("/household/collection-day").headers  # a redirect to sign in
+
+
+WORKER_ENTRY = "/static/dist/assets/offline-worker-"
+
+
+def test_every_offline_page_registers_the_worker_with_one_tiny_script(client, signed_in):
+    for page in ("/household/collection-day", "/household?tab=leaderboard", "/maintenance"):
+        html = client.get(page).get_data(as_text=True)
+        assert html.count(WORKER_ENTRY) == 1, page
+    name = html.split(WORKER_ENTRY, 1)[1].split('"', 1)[0]
+    script = client.get(WORKER_ENTRY + name)
+    assert script.status_code == 200
+    assert b'register("/sw.js"' in script.get_data()
+    assert len(script.get_data()) < 200  # the only script an offline page adds: no imports
+
+
+def test_pages_that_are_not_kept_offline_do_not_register_the_worker(client, login):
+    login(make_account(role=RoleId.STAFF, modules=[1]))  # the dashboard only
+    assert WORKER_ENTRY not in client.get("/dashboard").get_data(as_text=True)
+    refused = client.get("/household/collection-day")
+    assert refused.status_code == 403 and WORKER_ENTRY not in refused.get_data(as_text=True)

@@ -1,53 +1,17 @@
 /**
  * Collection day without signal: entries typed while offline are kept on the phone (IndexedDB,
  * database "sibol-offline"), each with its own Idempotency-Key, listed as "N waiting to send",
- * and sent by themselves when the link returns (the online event, or the next visit). A resend
+ * and sent by themselves when the link returns: by the service worker on Background Sync where
+ * the browser has it (offline.ts registers the sync), and by the page on the online event and on
+ * the next visit in any case (the fallback; both may run, the key keeps it to one credit). A resend
  * after a lost answer carries the same key, so the server replays its answer instead of
  * crediting twice. An entry the server refuses stays, with the reason, until the worker fixes
  * its weight (a new key: it is a new request) or discards it.
  */
 import { formatNumber, t } from "../../lib/i18n";
+import { allEntries, dropEntry, type Entry, postEntry, putEntry, refusalMessage } from "./offline-store";
 
-export interface Entry {
-  key: string; // the Idempotency-Key, and the entry's id
-  memberId: number;
-  name: string;
-  wasteKg: string;
-  collectedAt: string; // ISO 8601 with offset: when it was typed
-  refused?: string; // the server's reason
-}
-
-const DB_NAME = "sibol-offline";
-const STORE = "entries";
-
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "key" });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-async function withStore<T>(
-  mode: IDBTransactionMode,
-  run: (store: IDBObjectStore) => IDBRequest<T>,
-): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const request = run(db.transaction(STORE, mode).objectStore(STORE));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  } finally {
-    db.close();
-  }
-}
-
-export const allEntries = () => withStore<Entry[]>("readonly", (s) => s.getAll() as IDBRequest<Entry[]>);
-export const putEntry = (entry: Entry) => withStore("readwrite", (s) => s.put(entry));
-export const dropEntry = (key: string) => withStore("readwrite", (s) => s.delete(key));
+export { allEntries, dropEntry, type Entry, putEntry } from "./offline-store";
 
 export function newKey(): string {
   return crypto.randomUUID();
@@ -61,16 +25,7 @@ function csrfToken(): string {
 export async function sendEntry(entry: Entry): Promise<"sent" | "refused" | "later"> {
   let response: Response;
   try {
-    response = await fetch(`/api/household/members/${entry.memberId}/waste`, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        "Idempotency-Key": entry.key,
-        "X-CSRFToken": csrfToken(),
-      },
-      body: JSON.stringify({ wasteKg: entry.wasteKg, collectedAt: entry.collectedAt }),
-    });
+    response = await postEntry(entry, csrfToken());
   } catch {
     return "later";
   }
@@ -79,15 +34,10 @@ export async function sendEntry(entry: Entry): Promise<"sent" | "refused" | "lat
     return "sent";
   }
   if (response.status === 409 || response.status === 429 || response.status >= 500) return "later";
-  let reason = t("Refused (HTTP {status})", { status: String(response.status) });
-  try {
-    const body = (await response.json()) as { message?: string };
-    if (body.message) reason = body.message;
-  } catch {
-    /* not JSON: the status says it */
-  }
-  if (response.status === 401) reason = t("Signed out: sign in again, then send.");
-  await putEntry({ ...entry, refused: reason });
+  const reason =
+    (await refusalMessage(response)) ?? t("Refused (HTTP {status})", { status: String(response.status) });
+  const signedOut = response.status === 401 ? t("Signed out: sign in again, then send.") : null;
+  await putEntry({ ...entry, refused: signedOut ?? reason });
   return "refused";
 }
 

@@ -1,17 +1,13 @@
 /**
- * The offline part of the installable console on the collection day page: the service worker
- * that keeps this page for when there is no signal, entries kept on the phone while offline and
- * sent once the link returns (offline-queue.ts), and a sign-out that warns about unsent entries
- * and clears the phone's copy (a shared phone).
+ * The offline part of the installable console on the collection day page: entries kept on the
+ * phone while offline and sent once the link returns (offline-queue.ts), and a sign-out that warns
+ * about unsent entries and clears the phone's copy (a shared phone). The service worker itself is
+ * registered by the offline-worker entry, on every offline page.
  */
 import { runningTotal } from "./collection-day";
 import { allEntries, dropEntry, type Entry, newKey, putEntry, renderQueue, syncAll } from "./offline-queue";
+import { SYNC_TAG } from "./offline-store";
 import { formatNumber, t } from "../../lib/i18n";
-
-function registerWorker(): void {
-  if ("serviceWorker" in navigator)
-    void navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
-}
 
 async function forgetEverything(): Promise<void> {
   const entries = await allEntries();
@@ -52,6 +48,15 @@ function guardSignOut(): void {
   );
 }
 
+/** Asks the service worker to send the entries once there is a link (Background Sync). */
+async function registerSync(): Promise<void> {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & {
+    sync?: { register(tag: string): Promise<void> };
+  };
+  await registration.sync?.register(SYNC_TAG);
+}
+
 function offlineEntries(form: HTMLFormElement): void {
   const host = form.querySelector<HTMLElement>("[data-offline-queue]");
   if (!host || !("indexedDB" in window)) return;
@@ -71,6 +76,7 @@ function offlineEntries(form: HTMLFormElement): void {
     if (navigator.onLine) return; // with signal, the plain form saves the lot
     event.preventDefault();
     const collectedAt = new Date().toISOString();
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
     const typed = Array.from(
       form.querySelectorAll<HTMLInputElement>("input[name^='kg-']:not([disabled])"),
     ).filter((input) => input.value.trim());
@@ -82,22 +88,26 @@ function offlineEntries(form: HTMLFormElement): void {
           name: form.querySelector(`label[for="${input.id}"]`)?.textContent?.trim() ?? input.name,
           wasteKg: input.value.trim(),
           collectedAt,
+          csrf,
         }),
       ),
     ).then(() => {
       for (const input of typed) input.value = "";
       form.dispatchEvent(new Event("input"));
       void refresh();
+      void registerSync().catch(() => undefined); // no Background Sync: the online event sends them
     });
   });
   window.addEventListener("online", () => void sync());
+  navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<{ type?: string }>) => {
+    if (event.data?.type === "sibol-entries-changed") void refresh();
+  });
   void refresh().then(() => (navigator.onLine ? sync() : undefined));
 }
 
-/** The collection day form with its running total, offline entries, worker and sign-out guard. */
+/** The collection day form with its running total, offline entries and sign-out guard. */
 export function collectionDay(form: HTMLFormElement): void {
   runningTotal(form);
   offlineEntries(form);
-  registerWorker();
   guardSignOut();
 }

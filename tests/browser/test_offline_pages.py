@@ -1,0 +1,40 @@
+"""Every page the console keeps offline registers the service worker itself: after one visit
+online to the maintenance page (collection day never opened), it opens with no signal.
+
+The link is cut as in test_collection_day_offline.py: DevTools offline
+(Network.emulateNetworkConditions) and the server stopped."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from sibol.extensions import db
+from tests.browser.test_collection_day_offline import Link, cached_pages, offline
+from tests.factories import make_account
+from tests.support.browser import settled_wait, sign_in
+
+
+@pytest.fixture
+def server(live_app):
+    link = Link(live_app)
+    yield link
+    link.down()
+    with live_app.app_context():
+        db.session.remove()
+
+
+def test_the_maintenance_page_opens_offline_after_one_visit_online(server, browser, in_app):
+    with in_app():
+        username = make_account().username
+    sign_in(browser, server.url, username)
+    wait = settled_wait(browser, 20)
+    browser.get(server.url + "/maintenance")  # the only visit online
+    wait.until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+    wait.until(lambda d: cached_pages(d) >= 1)
+
+    offline(browser, True)
+    server.down()
+    browser.refresh()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Maintenance")
+    assert "/maintenance" in browser.current_url
