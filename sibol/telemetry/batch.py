@@ -106,10 +106,11 @@ def store_messages(messages: Iterable[Incoming]) -> BatchResult:
 
 
 def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now: datetime) -> BatchResult:
-    if db.engine.dialect.name == "mysql":
+    if db.engine.dialect.name == "mysql" and not db.session().in_transaction():
         # READ COMMITTED: InnoDB then locks only the rows a statement changes, not every row it
         # reads on the way (an UPDATE of a few hundred devices may scan the table), so writers of
         # different machines at once (the subscriber's writer processes, HTTP) do not deadlock.
+        # A caller already inside a transaction (a test's session) keeps its own level.
         db.session.connection(execution_options={"isolation_level": "READ COMMITTED"})
     result = BatchResult()
     refusals = list(refused)
