@@ -9,6 +9,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from sibol.extensions import mail
 from tests.factories import make_account
 from tests.factories_auth import code_in
+from tests.support.browser import settled_wait
 
 NEW = "Fresh-Passw0rd!"
 
@@ -21,7 +22,7 @@ def submit(browser, css: str) -> None:
     """Click a button or link that loads a new page, and wait for that page."""
     page = browser.find_element(By.TAG_NAME, "html")
     find(browser, css).click()
-    WebDriverWait(browser, 10).until(EC.staleness_of(page))
+    settled_wait(browser).until(EC.staleness_of(page))
 
 
 def step_is(browser, step: str) -> None:
