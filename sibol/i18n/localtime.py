@@ -95,6 +95,12 @@ def _format_time(value: time) -> str:
     return babel_format_time(value, TIME_PATTERN, locale=locale_code())
 
 
+def month_bounds(day: date) -> tuple[date, date]:
+    """The first day of `day`'s month and the first day of the next."""
+    start = day.replace(day=1)
+    return start, date(start.year + (start.month == 12), start.month % 12 + 1, 1)
+
+
 def zone() -> ZoneInfo:
     """The configured zone; an unknown name falls back to Asia/Manila."""
     name = current_app.config.get("SIBOL_TIMEZONE", DEFAULT_ZONE) if has_app_context() else DEFAULT_ZONE

@@ -38,8 +38,7 @@ class Period:
 
     @classmethod
     def month_of(cls, day: date) -> Period:
-        start = day.replace(day=1)
-        return cls(start, date(start.year + (start.month == 12), start.month % 12 + 1, 1))
+        return cls(*localtime.month_bounds(day))
 
     @classmethod
     def year_of(cls, day: date) -> Period:

@@ -48,8 +48,7 @@ class Month:
 
     @classmethod
     def of(cls, day: date) -> Month:
-        start = day.replace(day=1)
-        return cls(start, date(start.year + (start.month == 12), start.month % 12 + 1, 1))
+        return cls(*localtime.month_bounds(day))
 
     @property
     def previous(self) -> Month:

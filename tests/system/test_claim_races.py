@@ -3,31 +3,13 @@
 
 from __future__ import annotations
 
-import threading
-
 import requests
 from sqlalchemy import create_engine, text
 
+from tests.support.races import at_once
 from tests.support.servers import AppServer, drop_database, fresh_database, server_env, setup_database
 
 ROUNDS = 4
-
-
-def at_once(calls) -> list[requests.Response]:
-    """Run the calls in threads released together by a barrier; their answers in call order."""
-    barrier = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        answers[i] = calls[i]()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return answers
 
 
 def test_two_claims_and_two_redemptions_at_once(tmp_path):

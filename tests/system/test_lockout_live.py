@@ -5,11 +5,11 @@ shares one per-address limit. Runs on SQLite, and on MariaDB with SIBOL_TEST_DAT
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 import requests
 
+from tests.support.races import at_once
 from tests.support.servers import ADMIN_PASSWORD, admin_headers, live_server
 
 
@@ -45,23 +45,6 @@ def page_login(server, address, username):
             timeout=30,
         )
         return res.status_code, "locked" if "Too many failed sign-in" in res.text else None
-
-
-def at_once(calls) -> list:
-    """Run the calls in threads released together by a barrier; their answers in call order."""
-    barrier = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        answers[i] = calls[i]()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return answers
 
 
 def make_user(server, username: str) -> None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
 from sqlalchemy import create_engine, text
 
+from tests.support.races import at_once
 from tests.support.servers import admin_headers, live_server
 
 USES = 8
@@ -37,23 +37,6 @@ def engine(server):
 @pytest.fixture(scope="module")
 def admin(server):
     return admin_headers(server.url)
-
-
-def at_once(calls) -> list[requests.Response]:
-    """Run the calls in threads released together by a barrier; their answers in call order."""
-    barrier = threading.Barrier(len(calls))
-    answers: list = [None] * len(calls)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        answers[i] = calls[i]()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return answers
 
 
 def address(i: int) -> dict:
