@@ -36,10 +36,19 @@ def make_schedule(
 
 
 def make_member(
-    name: str | None = None, *, points: int = 100, barangay: str = "Barangay Fortune", active: bool = True
+    name: str | None = None,
+    *,
+    points: int = 100,
+    barangay: str = "Barangay Fortune",
+    active: bool = True,
+    area: str = "",
 ) -> HouseholdMember:
     member = HouseholdMember(
-        name=name or f"Household {next(_counter)}", points=points, barangay=barangay, is_active=active
+        name=name or f"Household {next(_counter)}",
+        points=points,
+        barangay=barangay,
+        is_active=active,
+        area=area,
     )
     db.session.add(member)
     db.session.commit()

@@ -118,9 +118,12 @@ def _add(member: HouseholdMember, waste_g: int, earned: int, moment: datetime, f
 
 def record_waste(member_id: int, data: dict, *, actor_id: int | None = None) -> Credit:
     """Credits one member. data: wasteKg (more than 0), collectedAt (optional, see collected_at).
-    Raises NotFound for a member outside the barangay, Invalid naming the field."""
+    Raises NotFound for a member outside the barangay, Invalid naming the field (memberId for
+    an inactive member: nothing is credited to a household that left the programme)."""
     member = service.get_member(member_id)
     errors = Errors()
+    if not member.is_active:
+        errors.add("memberId", _("%(name)s is inactive and cannot be credited.", name=member.name))
     waste_g = rules.grams(errors, data.get("wasteKg"), "wasteKg", _("Food waste"), positive=True)
     moment = collected_at(errors, data.get("collectedAt"))
     errors.raise_if_any()

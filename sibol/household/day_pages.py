@@ -1,5 +1,6 @@
 """The collection day page: today's and tomorrow's schedules in the worker's barangay, every
-household once with its points and a kg field, and one Save for the lot.
+household once with its points and a kg field (each scheduled area's households together, then
+the rest; inactive ones shown greyed out with their field disabled), and one Save for the lot.
 
 It is one plain form: without JavaScript the worker types the kilograms and presses Save; the
 "collection-day" island adds the running total and, on the installable console, keeps entries
@@ -32,18 +33,19 @@ _KG_FIELD = re.compile(r"^kg-([0-9]{1,18})$")
 def _render(values: dict | None = None, errors: dict | None = None, status: int = 200):
     day = today()
     rule_g, rule_points = credits.rule_at(utcnow())
-    members = service.members_for_collection()
+    days = service.schedules_around(day)
+    groups = service.collection_groups(days)
     errors = dict(errors or {})
     # A refused household the page no longer lists (removed, or never of this barangay): its
     # message goes to the top, since it has no field to stand beside.
-    listed = {f"kg-{m.id}" for m in members}
+    listed = {f"kg-{m.id}" for _area, members in groups for m in members}
     stray = [message for name, message in errors.items() if name.startswith("kg-") and name not in listed]
     if stray:
         errors["form"] = " ".join([errors.get("form", ""), *stray]).strip()
     body = render_template(
         "household/collection_day.html",
-        days=service.schedules_around(day),
-        members=members,
+        days=days,
+        groups=groups,
         values=values or {},
         errors=errors,
         rule_g=rule_g,

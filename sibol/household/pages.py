@@ -291,7 +291,7 @@ def save_point_rule():
 @bp.post("/household/members")
 @module_required(ModuleId.HOUSEHOLD, action="household.member.write")
 def add_member():
-    data = {name: request.form.get(name) for name in ("name", "barangay", "points", "status")}
+    data = {name: request.form.get(name) for name in ("name", "barangay", "area", "points", "status")}
     try:
         member = service.create_member(data)
     except ServiceError as err:

@@ -187,6 +187,34 @@ def members_for_collection() -> list[HouseholdMember]:
     )
 
 
+def collection_groups(
+    days: list[tuple[date, list[CollectionSchedule]]],
+) -> list[tuple[str | None, list[HouseholdMember]]]:
+    """The collection day's households by area: (area, its households) for each area of the
+    days' schedules that are not cancelled, in schedule order, each area once (names match
+    without regard to case), then (None, every other household). Every household appears once;
+    a group keeps members_for_collection's order (active first, then by name). Empty areas are
+    left out."""
+    scheduled: dict[str, str] = {}  # lower-cased name -> the name as first written
+    for _day, schedules in days:
+        for schedule in schedules:
+            if schedule.status == CollectionStatus.CANCELLED:
+                continue
+            for name in schedule.area_names:
+                scheduled.setdefault(name.strip().lower(), name.strip())
+    by_area: dict[str, list[HouseholdMember]] = {key: [] for key in scheduled}
+    rest: list[HouseholdMember] = []
+    for member in members_for_collection():
+        key = (member.area or "").strip().lower()
+        (by_area[key] if key in by_area else rest).append(member)
+    groups: list[tuple[str | None, list[HouseholdMember]]] = [
+        (scheduled[key], members) for key, members in by_area.items() if members
+    ]
+    if rest:
+        groups.append((None, rest))
+    return groups
+
+
 def upcoming_schedules(limit: int = 3) -> list[CollectionSchedule]:
     """The next pending (or under way) collections, earliest (overdue included) first: the
     dashboard's panel."""
@@ -251,10 +279,12 @@ def barangay_names() -> list[str]:
 
 
 def create_member(data: dict) -> HouseholdMember:
-    """data: name, barangay (a name from the barangays table), points (starting points, whole,
-    0 or more; 0 when empty), status (Active or Inactive; Active when empty)."""
+    """data: name, barangay (a name from the barangays table), area (optional: where it is
+    collected), points (starting points, whole, 0 or more; 0 when empty), status (Active or
+    Inactive; Active when empty)."""
     errors = Errors()
     name = rules.text(errors, data.get("name"), "name", _("Name"))
+    area = rules.text(errors, data.get("area"), "area", _("Area"), required=False)
     barangay = rules.text(errors, data.get("barangay"), "barangay", _("Barangay"))
     if barangay:
         known = {b.lower(): b for b in barangay_names()}
@@ -265,7 +295,9 @@ def create_member(data: dict) -> HouseholdMember:
     points = rules.whole(errors, data.get("points"), "points", _("Starting points"), required=False)
     status = rules.choice(errors, data.get("status"), "status", _("Status"), MEMBER_STATUSES, "Active")
     errors.raise_if_any()
-    member = HouseholdMember(name=name, barangay=barangay, points=points or 0, is_active=status == "Active")
+    member = HouseholdMember(
+        name=name, barangay=barangay, area=area or "", points=points or 0, is_active=status == "Active"
+    )
     db.session.add(member)
     db.session.commit()
     return member

@@ -99,6 +99,9 @@ class HouseholdMember(TenantOwned, Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), index=True)
     barangay: Mapped[str] = mapped_column(String(100), default="")
+    # The area (purok, street) the household is collected in: the collection day page lists the
+    # households of each scheduled area together. Empty when not known.
+    area: Mapped[str] = mapped_column(String(100), default="", server_default="")
     points: Mapped[int] = mapped_column(Integer, default=0, index=True)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     # The Household account that sees this member as "My household" (one each).

@@ -46,6 +46,43 @@ def test_the_page_lists_todays_and_tomorrows_schedules_and_every_household_once(
     assert "120" in text
 
 
+def area_groups(html: str) -> list[tuple[str, list[str]]]:
+    """(heading, household names) of each row group, in page order."""
+    groups = []
+    for body in re.findall(r"<tbody data-area=[^>]*>(.*?)</tbody>", html, re.S):
+        heading = visible_text(re.search(r'<th scope="rowgroup"[^>]*>(.*?)</th>', body, re.S).group(1))
+        names = [visible_text(n) for n in re.findall(r"<label for=\"kg-[0-9]+\">(.*?)</label>", body)]
+        groups.append((heading, names))
+    return groups
+
+
+def test_households_are_grouped_by_scheduled_area_each_once_then_the_rest(client, signed_in):
+    make_schedule(areas=("Purok Uno",), when=today())
+    make_schedule(areas=("purok dos", "Purok Uno"), when=today() + timedelta(days=1))
+    make_schedule(areas=("Purok Tres",), when=today() + timedelta(days=2))  # not today or tomorrow
+    make_schedule(areas=("Purok Kwatro",), when=today(), status="Cancelled")
+    make_member("Rosa", area="Purok Uno")
+    make_member("Ana", area="Purok Dos")
+    make_member("Nilo", area="purok uno", active=False)
+    make_member("Lito", area="Purok Tres")
+    make_member("Bea", area="Purok Kwatro")
+    make_member("Carlo")
+    html = client.get(PAGE).get_data(as_text=True)
+    assert area_groups(html) == [
+        ("Purok Uno", ["Rosa", "Nilo"]),  # active first; the area's case does not matter
+        ("purok dos", ["Ana"]),
+        ("Other households", ["Bea", "Carlo", "Lito"]),
+    ]
+    nilo_row = html.split('<label for="kg-', 3)[2]
+    assert "Inactive: cannot be credited" in nilo_row.split("</tr>", 1)[0]
+
+
+def test_without_scheduled_areas_every_household_is_one_group(client, signed_in):
+    make_member("Rosa", area="Purok Uno")
+    make_member("Ana")
+    assert area_groups(client.get(PAGE).get_data(as_text=True)) == [("Households", ["Ana", "Rosa"])]
+
+
 def test_another_barangays_households_are_not_listed(client, signed_in):
     other = Barangay(name="Barangay Malayo", is_active=True)
     db.session.add(other)
@@ -86,8 +123,11 @@ def test_an_inactive_household_sent_anyway_is_refused(client, signed_in):
     nilo = make_member("Nilo", points=0, active=False)
     res = client.post(PAGE, data={f"kg-{rosa.id}": "1", f"kg-{nilo.id}": "1"})
     assert res.status_code == 400
-    assert "Nilo is inactive and cannot be credited." in res.get_data(as_text=True)
-    assert points(rosa) == 100
+    html = res.get_data(as_text=True)
+    error = html.split(f'id="kg-{nilo.id}-error"', 1)[1].split("</p>", 1)[0]
+    assert "Nilo is inactive and cannot be credited." in error
+    assert (points(rosa), points(nilo)) == (100, 0)
+    assert db.session.scalar(select(func.count(MemberCollection.id))) == 0
 
 
 def test_a_household_of_another_barangay_sent_anyway_is_refused(client, signed_in):

@@ -101,6 +101,26 @@ def test_bad_values_are_refused_with_400_naming_the_field(client, headers, body,
     assert db.session.get(HouseholdMember, rosa.id).points == 100
 
 
+def test_an_inactive_member_is_refused_naming_the_member_and_nothing_is_written(client, headers):
+    nilo = make_member("Nilo", points=40, active=False)
+    res = client.post(url(nilo), json={"wasteKg": 2}, headers={**headers, "Idempotency-Key": "inactive-1"})
+    assert res.status_code == 400
+    assert res.json["field"] == "memberId"
+    assert res.json["message"] == "Nilo is inactive and cannot be credited."
+    db.session.expire_all()
+    assert db.session.get(HouseholdMember, nilo.id).points == 40
+    assert db.session.scalar(select(func.count(MemberCollection.id))) == 0
+
+
+def test_the_record_waste_dialog_shows_why_an_inactive_member_is_refused(client, signed_in):
+    nilo = make_member("Nilo", points=40, active=False)
+    res = client.post(f"/household/members/{nilo.id}/waste", data={"wasteKg": "2"})
+    assert res.status_code == 400
+    assert "Nilo is inactive and cannot be credited." in res.get_data(as_text=True)
+    db.session.expire_all()
+    assert db.session.get(HouseholdMember, nilo.id).points == 40
+
+
 def test_a_body_that_is_not_json_is_refused(client, headers):
     rosa = make_member("Rosa")
     res = client.post(url(rosa), data="wasteKg=1", headers={**headers, "Content-Type": "text/plain"})
