@@ -10,7 +10,8 @@
  *   barangay: a page of another account or barangay is never shown; when they change, every
  *   kept page and entry is dropped. Every offline page registers the worker (the offline-worker
  *   entry); once active, it keeps the offline pages already open, so one visit online is enough.
- * - Offline entries (collection day, IndexedDB "sibol-offline"): sent on Background Sync
+ * - Offline entries (credits from collection day and Record waste, maintenance remarks; IndexedDB
+ *   "sibol-offline"): sent on Background Sync
  *   ("sibol-offline-entries", registered by the page when it keeps an entry); the page's own
  *   sending on the online event and on visits stays as the fallback.
  * - Sign-out (POST /logout) and a session ended elsewhere (a page answered with the sign-in page)
@@ -24,6 +25,7 @@ import {
   allEntries,
   DB_NAME,
   dropEntry,
+  isLater,
   postEntry,
   putEntry,
   refusalMessage,
@@ -38,6 +40,7 @@ export const PAGES_CACHE = "sibol-pages";
 const META_CACHE = "sibol-meta";
 const OWNER_KEY = "/__sibol/owner";
 export const ENTRIES_DB = DB_NAME;
+const DETAIL_DIALOG = /^\/maintenance\/requests\/\d+\/dialog$/;
 const OFFLINE_PAGES = [
   /^\/household\/collection-day$/,
   /^\/household$/,
@@ -92,6 +95,13 @@ const isOfflinePage = (url: URL) =>
   url.origin === self.location.origin && OFFLINE_PAGES.some((p) => p.test(url.pathname));
 
 registerRoute(({ request, url }) => request.mode === "navigate" && isOfflinePage(url), pages);
+// A maintenance request's detail dialog (fetched by the Maintenance page to open it in place, and
+// holding its Add Remark form) is kept like a page, so a remark can be typed with no signal.
+registerRoute(
+  ({ request, url }) =>
+    request.method === "GET" && url.origin === self.location.origin && DETAIL_DIALOG.test(url.pathname),
+  pages,
+);
 
 /**
  * The page that registered the worker was loaded before the worker ran, so it was not kept: once
@@ -142,9 +152,8 @@ async function sendEntries(): Promise<void> {
   for (const entry of await allEntries()) {
     if (entry.refused || !entry.csrf) continue;
     const response = await postEntry(entry, entry.csrf);
-    if (response.status === 201) await dropEntry(entry.key);
-    else if (response.status === 409 || response.status === 429 || response.status >= 500)
-      throw new Error(`sibol: entry not sent yet (HTTP ${response.status})`);
+    if (response.ok) await dropEntry(entry.key);
+    else if (isLater(response)) throw new Error(`sibol: entry not sent yet (HTTP ${response.status})`);
     else if (response.status === 401) return;
     else {
       const reason = await refusalMessage(response);

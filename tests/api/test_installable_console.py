@@ -6,6 +6,7 @@ import json
 
 from sibol.models import RoleId
 from tests.factories import make_account
+from tests.factories_maintenance import make_request
 
 MARK = "X-Sibol-Offline"
 
@@ -35,6 +36,20 @@ def test_offline_pages_carry_the_account_and_barangay_mark(client, signed_in):
     assert account == str(signed_in.id) and barangay == str(signed_in.barangay_id)
     assert MARK in client.get("/household?tab=leaderboard").headers
     assert MARK in client.get("/maintenance").headers
+
+
+def test_a_maintenance_requests_detail_dialog_is_kept_for_its_remark_form(client, signed_in):
+    req = make_request()
+    res = client.get(f"/maintenance/requests/{req.id}/dialog")
+    assert res.status_code == 200 and MARK in res.headers
+    assert 'id="mnt-add-remark"' in res.get_data(as_text=True)
+    assert MARK not in client.get("/maintenance/requests/999999/dialog").headers  # 404: not kept
+
+
+def test_the_household_page_holds_an_empty_record_waste_dialog_for_use_without_signal(client, signed_in):
+    html = client.get("/household?tab=leaderboard").get_data(as_text=True)
+    blank = html.split('<template id="record-waste-offline">', 1)[1].split("</template>", 1)[0]
+    assert 'action="/household/members/0/waste"' in blank and 'name="wasteKg"' in blank
 
 
 def test_other_pages_and_refusals_carry_no_mark(client, login):

@@ -8,63 +8,18 @@ fetches fail as they would on a phone with no signal."""
 
 from __future__ import annotations
 
-import socket
-import threading
-
 import pytest
 from selenium.webdriver.common.by import By
 from sqlalchemy import delete, func, select
-from werkzeug.serving import make_server
 
 from sibol.extensions import db
 from sibol.models import HouseholdMember, MemberCollection
 from tests.factories import make_account
 from tests.factories_household import make_member
 from tests.support.browser import settled_wait, sign_in
+from tests.support.offline import Link, cached_pages, offline, stored_entries
 
 PAGE = "/household/collection-day"
-
-
-class Link:
-    """The app on a WSGI server that can go down and come back on the same port."""
-
-    def __init__(self, app):
-        self.app = app
-        self.credits_seen = 0
-        self.is_down = False
-        self.lose_answer_of: int | None = None  # the n-th credit is stored, its answer lost
-        self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
-        self.port = self.server.server_port
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._start()
-
-    def wsgi(self, environ, start_response):
-        if self.is_down:  # a kept-alive connection outlives the listening socket: drop it too
-            environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
-            return []
-        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/waste"):
-            self.credits_seen += 1
-            if self.credits_seen == self.lose_answer_of:
-                body = b"".join(self.app(environ, lambda *a, **k: None))  # stored...
-                del body
-                environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)  # ...and the answer lost
-                return []
-        return self.app(environ, start_response)
-
-    def _start(self):
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def down(self):
-        self.is_down = True
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
-
-    def up(self):
-        self.is_down = False
-        self.server = make_server("127.0.0.1", self.port, self.wsgi, threaded=True)
-        self._start()
 
 
 @pytest.fixture
@@ -74,38 +29,6 @@ def link(live_app):
     server.down()
     with live_app.app_context():
         db.session.remove()
-
-
-def offline(browser, is_offline: bool) -> None:
-    browser.execute_cdp_cmd("Network.enable", {})
-    browser.execute_cdp_cmd(
-        "Network.emulateNetworkConditions",
-        {"offline": is_offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-
-
-def cached_pages(browser) -> int:
-    return browser.execute_async_script(
-        """const done = arguments[arguments.length - 1];
-        caches.keys().then(async (names) => {
-          let n = 0;
-          for (const name of names) if (name.startsWith('sibol-pages')) n += (await (await caches.open(name)).keys()).length;
-          done(n);
-        });"""
-    )
-
-
-def stored_entries(browser) -> int:
-    return browser.execute_async_script(
-        """const done = arguments[arguments.length - 1];
-        const open = indexedDB.open('sibol-offline', 1);
-        open.onupgradeneeded = () => open.result.createObjectStore('entries', {keyPath: 'key'});
-        open.onsuccess = () => {
-          const req = open.result.transaction('entries').objectStore('entries').count();
-          req.onsuccess = () => { open.result.close(); done(req.result); };
-        };
-        open.onerror = () => done(-1);"""
-    )
 
 
 def open_with_worker(browser, link) -> None:

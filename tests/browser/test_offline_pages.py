@@ -1,7 +1,7 @@
 """Every page the console keeps offline registers the service worker itself: after one visit
 online to the maintenance page (collection day never opened), it opens with no signal.
 
-The link is cut as in test_collection_day_offline.py: DevTools offline
+The link is cut as in the other offline tests (tests/support/offline.py): DevTools offline
 (Network.emulateNetworkConditions) and the server stopped."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from sibol.extensions import db
-from tests.browser.test_collection_day_offline import Link, cached_pages, offline
 from tests.factories import make_account
 from tests.support.browser import settled_wait, sign_in
+from tests.support.offline import Link, cached_pages, offline
 
 
 @pytest.fixture

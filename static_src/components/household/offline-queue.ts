@@ -1,15 +1,26 @@
 /**
- * Collection day without signal: entries typed while offline are kept on the phone (IndexedDB,
- * database "sibol-offline"), each with its own Idempotency-Key, listed as "N waiting to send",
+ * Entries made without signal (collection day, Record waste on the Household page, a remark on
+ * the Maintenance page) are kept on the phone (IndexedDB, database "sibol-offline"), each with
+ * its own Idempotency-Key, listed as "N waiting to send",
  * and sent by themselves when the link returns: by the service worker on Background Sync where
  * the browser has it (offline.ts registers the sync), and by the page on the online event and on
  * the next visit in any case (the fallback; both may run, the key keeps it to one credit). A resend
  * after a lost answer carries the same key, so the server replays its answer instead of
  * crediting twice. An entry the server refuses stays, with the reason, until the worker fixes
- * its weight (a new key: it is a new request) or discards it.
+ * what was typed (a new key: it is a new request) or discards it.
  */
 import { formatNumber, t } from "../../lib/i18n";
-import { allEntries, dropEntry, type Entry, postEntry, putEntry, refusalMessage } from "./offline-store";
+import {
+  allEntries,
+  dropEntry,
+  type Entry,
+  isLater,
+  isRemark,
+  postEntry,
+  putEntry,
+  refusalMessage,
+  typedValue,
+} from "./offline-store";
 
 export { allEntries, dropEntry, type Entry, putEntry } from "./offline-store";
 
@@ -29,11 +40,11 @@ export async function sendEntry(entry: Entry): Promise<"sent" | "refused" | "lat
   } catch {
     return "later";
   }
-  if (response.status === 201) {
+  if (response.ok) {
     await dropEntry(entry.key);
     return "sent";
   }
-  if (response.status === 409 || response.status === 429 || response.status >= 500) return "later";
+  if (isLater(response)) return "later";
   const reason =
     (await refusalMessage(response)) ?? t("Refused (HTTP {status})", { status: String(response.status) });
   const signedOut = response.status === 401 ? t("Signed out: sign in again, then send.") : null;
@@ -65,7 +76,7 @@ export function syncAll(onChange: () => void): Promise<void> {
 export function renderQueue(
   host: HTMLElement,
   entries: Entry[],
-  actions: { fix: (e: Entry, kg: string) => void; discard: (e: Entry) => void },
+  actions: { fix: (e: Entry, value: string) => void; discard: (e: Entry) => void },
 ): void {
   host.hidden = entries.length === 0;
   host.replaceChildren();
@@ -80,7 +91,9 @@ export function renderQueue(
   for (const entry of entries) {
     const item = document.createElement("li");
     item.dataset.entryKey = entry.key;
-    item.textContent = t("{name}: {kg} kg", { name: entry.name, kg: entry.wasteKg });
+    item.textContent = isRemark(entry)
+      ? t("{name}: remark “{remarks}”", { name: entry.name, remarks: entry.remarks ?? "" })
+      : t("{name}: {kg} kg", { name: entry.name, kg: entry.wasteKg ?? "" });
     if (entry.refused) {
       item.classList.add("is-refused");
       const reason = document.createElement("p");
@@ -88,10 +101,15 @@ export function renderQueue(
       reason.textContent = entry.refused;
       const kg = document.createElement("input");
       kg.type = "text";
-      kg.inputMode = "decimal";
-      kg.size = 6;
-      kg.value = entry.wasteKg;
-      kg.setAttribute("aria-label", t("Food waste (kg) for {name}", { name: entry.name }));
+      kg.value = typedValue(entry);
+      if (isRemark(entry)) {
+        kg.maxLength = 1000;
+        kg.setAttribute("aria-label", t("Remark on {name}", { name: entry.name }));
+      } else {
+        kg.inputMode = "decimal";
+        kg.size = 6;
+        kg.setAttribute("aria-label", t("Food waste (kg) for {name}", { name: entry.name }));
+      }
       const fix = document.createElement("button");
       fix.type = "button";
       fix.className = "btn btn--small";

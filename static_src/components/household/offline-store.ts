@@ -1,18 +1,32 @@
 /**
- * The phone's copy of collection day entries typed without signal: IndexedDB database
- * "sibol-offline", store "entries", keyed by each entry's Idempotency-Key. No DOM here: the page
- * (offline-queue.ts) and the service worker (static_src/sw/sw.ts, which sends them on Background
- * Sync) both use it.
+ * The phone's copy of entries typed without signal: IndexedDB database "sibol-offline", store
+ * "entries", keyed by each entry's Idempotency-Key. Two kinds: a credit of food waste (collection
+ * day, the Household page's Record waste) and a remark on a maintenance request (the Maintenance
+ * page). No DOM here: the pages (offline-queue.ts) and the service worker (static_src/sw/sw.ts,
+ * which sends them on Background Sync) both use it.
  */
 
 export interface Entry {
   key: string; // the Idempotency-Key, and the entry's id
-  memberId: number;
-  name: string;
-  wasteKg: string;
+  name: string; // what the list calls it: the household, or the maintenance request
   collectedAt: string; // ISO 8601 with offset: when it was typed
+  memberId?: number; // a credit: the household credited...
+  wasteKg?: string; // ...with this weight, as typed
+  requestId?: number; // a remark: the maintenance request...
+  remarks?: string; // ...and the remark, as typed
   csrf?: string; // the page's CSRF token, for a send by the service worker (no page to ask)
   refused?: string; // the server's reason
+}
+
+/** A remark on a maintenance request (else a credit of food waste). */
+export const isRemark = (entry: Entry): boolean => entry.requestId !== undefined;
+
+/** What the worker typed and may fix after a refusal: the weight, or the remark. */
+export const typedValue = (entry: Entry): string => (isRemark(entry) ? entry.remarks : entry.wasteKg) ?? "";
+
+/** The entry with another typed value (a fix): the weight, or the remark. */
+export function withTypedValue(entry: Entry, value: string): Entry {
+  return isRemark(entry) ? { ...entry, remarks: value } : { ...entry, wasteKg: value.trim() };
 }
 
 export const DB_NAME = "sibol-offline";
@@ -49,14 +63,36 @@ export const allEntries = () => withStore<Entry[]>("readonly", (s) => s.getAll()
 export const putEntry = (entry: Entry) => withStore("readwrite", (s) => s.put(entry));
 export const dropEntry = (key: string) => withStore("readwrite", (s) => s.delete(key));
 
-/** The request that credits one entry; the same key on a resend makes the server replay. */
+/**
+ * The request that sends one entry (the /api write for its kind); the same key on a resend makes
+ * the server replay its first answer instead of doing the work again.
+ */
 export function postEntry(entry: Entry, csrf: string): Promise<Response> {
-  return fetch(`/api/household/members/${entry.memberId}/waste`, {
+  const [url, body] = isRemark(entry)
+    ? [`/api/maintenance/requests/${entry.requestId}/remarks`, { remarks: entry.remarks }]
+    : [
+        `/api/household/members/${entry.memberId}/waste`,
+        { wasteKg: entry.wasteKg, collectedAt: entry.collectedAt },
+      ];
+  return fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", "Idempotency-Key": entry.key, "X-CSRFToken": csrf },
-    body: JSON.stringify({ wasteKg: entry.wasteKg, collectedAt: entry.collectedAt }),
+    body: JSON.stringify(body),
   });
+}
+
+/**
+ * An answer that means "try again later" rather than a refusal: no answer worth keeping (5xx),
+ * too many requests (429), or the same key still being worked on (409 with Retry-After, the
+ * idempotency rule). A 409 without it is the server's refusal (the record changed meanwhile).
+ */
+export function isLater(response: Response): boolean {
+  return (
+    response.status >= 500 ||
+    response.status === 429 ||
+    (response.status === 409 && response.headers.has("Retry-After"))
+  );
 }
 
 /** A refusal to show as is: the server's message, when it sent one. */
