@@ -13,9 +13,10 @@ from selenium.webdriver.common.by import By
 from sqlalchemy import delete, func, select
 
 from sibol.extensions import db
+from sibol.i18n.localtime import today
 from sibol.models import HouseholdMember, MemberCollection
 from tests.factories import make_account
-from tests.factories_household import make_member
+from tests.factories_household import make_member, make_schedule
 from tests.support.browser import settled_wait, sign_in
 from tests.support.offline import Link, cached_pages, offline, stored_entries
 
@@ -237,14 +238,22 @@ def test_signing_out_warns_about_unsent_entries_then_empties_the_cache_and_index
     assert stored_entries(browser) == 0
 
 
+def area_headings(browser) -> list[str]:
+    return [th.text for th in browser.find_elements(By.CSS_SELECTOR, "th[scope=rowgroup]")]
+
+
 def test_without_javascript_collection_day_is_one_plain_form(live_server, browser_nojs, in_app):
     with in_app():
         username = make_account().username
-        rosa = make_member("Rosa", points=0).id
+        make_schedule(areas=("Purok Uno",), when=today())
+        rosa = make_member("Rosa", points=0, area="Purok Uno").id
         nilo = make_member("Nilo", points=0, active=False).id
     sign_in(browser_nojs, live_server.url, username)
     browser_nojs.get(live_server.url + PAGE)
+    assert area_headings(browser_nojs) == ["Purok Uno", "Other households"]
     assert browser_nojs.find_element(By.NAME, f"kg-{nilo}").get_attribute("disabled") is not None
+    nilo_row = browser_nojs.find_element(By.CSS_SELECTOR, f'tr[data-member-id="{nilo}"]')
+    assert "Inactive: cannot be credited" in nilo_row.text
     type_kg(browser_nojs, rosa, "lots")
     browser_nojs.find_element(By.CSS_SELECTOR, "form.collection-day button[type=submit]").click()
     wait = settled_wait(browser_nojs)
