@@ -15,6 +15,7 @@ from ..errors import Invalid
 from ..i18n.languages import bound_gettext
 from ..identity.access import module_required
 from ..models import ModuleId, utcnow
+from ..telemetry.alerts import open_alert_counts
 from ..telemetry.serializers import last_reading_json
 from . import areas as area_service
 from . import exports, records, search, service
@@ -50,7 +51,8 @@ def list_machines():
     with_total = request.args.get("count", "1") != "0"
     result = search.search_machines(q, page, per_page, with_total=with_total, as_rows=search.listing_columns)
     now, gettext = utcnow(), bound_gettext()
-    body = page_json(result, lambda row: _page_row(row, now, gettext), success=False)
+    open_alerts = open_alert_counts([row.machine_id for row in result.rows])
+    body = page_json(result, lambda row: _page_row(row, now, gettext, open_alerts), success=False)
     if not with_total:
         body["total"] = None
     return body
@@ -193,9 +195,9 @@ def add_waste_container(machine_id: str):
     return {"success": True, "data": waste_container_json(row)}, 201
 
 
-def _page_row(row, now, gettext) -> dict:
-    """The same fields as machine_json plus when the machine last reported, from a
-    search.listing_columns row."""
+def _page_row(row, now, gettext, open_alerts: dict[int, int]) -> dict:
+    """The same fields as machine_json plus when the machine last reported and how many of its
+    alerts are open, from a search.listing_columns row."""
     return {
         "machine_id": row.machine_id,
         "Name": row.name,
@@ -204,6 +206,7 @@ def _page_row(row, now, gettext) -> dict:
         "status_id": row.status_id,
         "status_name": row.status_name,
         **last_reading_json(row.last_reading_at, now, gettext),
+        "openAlerts": open_alerts.get(row.machine_id, 0),
     }
 
 

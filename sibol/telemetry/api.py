@@ -14,7 +14,7 @@ from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, utcnow
-from . import alerts, device_http, hooks, ingest, keys, notifications, rollups  # noqa: F401 - hooks register on import
+from . import alerts, device_http, hooks, ingest, keys, notifications, rollups, triage  # noqa: F401 - hooks register on import
 from .exports import alerts_csv, readings_csv
 from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
@@ -172,6 +172,20 @@ def acknowledge(alert_id: str):
     """Record that you have seen the alert"""
     alert = alerts.acknowledge(alert_id, actor_id=current_user.id, actor_name=current_user.full_name)
     return {"success": True, "data": alert_json(alert)}
+
+
+@bp.post("/alerts/acknowledge")
+@module_required(ModuleId.MACHINES)
+def acknowledge_selected():
+    """Acknowledge several alerts at once: {"ids": [1, 2]}; any id not found -> 404, nothing written"""
+    body = json_body()
+    raw = body.get("ids")
+    if not isinstance(raw, list):
+        raise Invalid(_("ids must be a list of alert ids."), field="ids")
+    done, already = triage.acknowledge_many(
+        triage.parse_ids(raw), actor_id=current_user.id, actor_name=current_user.full_name
+    )
+    return {"success": True, "acknowledged": done, "alreadyAcknowledged": already}
 
 
 @bp.get("/notifications")

@@ -78,6 +78,16 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404"],
     },
     ("api.telemetry.acknowledge", "POST"): {"errors": ["400", "404", "409"]},
+    ("api.telemetry.acknowledge_selected", "POST"): {
+        "body": {
+            "type": "object",
+            "required": ["ids"],
+            "properties": {
+                "ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 200}
+            },
+        },
+        "errors": ["400", "404", "415"],
+    },
     ("api.telemetry.list_notifications", "GET"): {
         "query": {"unread": {"type": "string", "enum": ["1"]}},
         "errors": [],

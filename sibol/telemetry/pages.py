@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user
 
 from ..commands import service as commands
@@ -21,7 +22,7 @@ from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
 from ..web.offline import offline_page
-from . import alerts, keys, notifications, panels, regions
+from . import alerts, digest, keys, notifications, panels, regions, triage
 from .api import require_editor
 from .cli import register_commands
 from .exports import alerts_csv
@@ -44,6 +45,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         unread_notifications=unread_notifications,
         last_reading_times=panels.last_reading_times,
+        open_alert_counts=alerts.open_alert_counts,
         metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
         metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
     )
@@ -150,7 +152,50 @@ def alert_list():
         return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
     names = alerts.machine_names({a.machine_id for a in rows})
-    return render_template("machines/alerts.html", alerts=rows, state=state, machine=machine, names=names)
+    return render_template(
+        "machines/alerts.html",
+        alerts=rows,
+        state=state,
+        machine=machine,
+        names=names,
+        triage=triage,
+        next_open=triage.next_open(),
+    )
+
+
+@bp.post("/sibol-machines/alerts/acknowledge")
+@module_required(ModuleId.MACHINES)
+def acknowledge_selected():
+    """The alert list's one form: a row's Acknowledge button sends `one`, "Acknowledge selected"
+    sends the ticked `ids`. Back to the list it came from, with what was done."""
+    back = url_for(
+        "telemetry.alert_list",
+        state=request.form.get("state") or None,
+        machine=request.form.get("machine") or None,
+    )
+    one = request.form.get("one")
+    try:
+        ids = triage.parse_ids([one] if one else request.form.getlist("ids"))
+        done, already = triage.acknowledge_many(
+            ids, actor_id=current_user.id, actor_name=current_user.full_name
+        )
+    except ServiceError as err:
+        if err.status == 404:
+            abort(404)
+        flash(err.message, "error")
+        return redirect(back)
+    if done:
+        flash(ngettext("%(num)s alert acknowledged.", "%(num)s alerts acknowledged.", done), "success")
+    if already:
+        flash(
+            ngettext(
+                "%(num)s alert was already acknowledged.",
+                "%(num)s alerts were already acknowledged.",
+                already,
+            ),
+            "info",
+        )
+    return redirect(back)
 
 
 @bp.get("/sibol-machines/alerts/<alert_id>")
@@ -160,7 +205,13 @@ def alert_detail(alert_id: str):
         alert = alerts.get_alert(alert_id)
     except ServiceError:
         abort(404)
-    return render_template("machines/alert.html", alert=alert, names=alerts.machine_names({alert.machine_id}))
+    return render_template(
+        "machines/alert.html",
+        alert=alert,
+        names=alerts.machine_names({alert.machine_id}),
+        triage=triage,
+        next_open=triage.next_open(after=alert.id),
+    )
 
 
 @bp.post("/sibol-machines/alerts/<alert_id>/acknowledge")
@@ -179,9 +230,14 @@ def acknowledge(alert_id: str):
 @bp.get("/notifications")
 @signed_in
 def notification_centre():
+    show = request.args.get("show", "all")
+    if show not in digest.FILTERS:
+        show = "all"
     return render_template(
         "notifications/index.html",
-        notes=notifications.list_for(current_user.id),
+        entries=digest.entries(current_user.id, show),
+        show=show,
+        day_phrase=digest.day_phrase,
         unread=notifications.unread_count(current_user.id),
         preferences=notifications.preferences(current_user.id),
         kinds=notifications.KINDS,
@@ -192,7 +248,7 @@ def notification_centre():
 @signed_in
 def read(notification_id: str):
     try:
-        row = notifications.mark_read(current_user.id, notification_id)
+        row = digest.mark_entry_read(current_user.id, notification_id, request.form.getlist("also"))
     except ServiceError:
         abort(404)
     target = row.link if row.link.startswith("/") and not row.link.startswith("//") else None

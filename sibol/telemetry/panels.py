@@ -103,6 +103,8 @@ def process_panel(machine_id: int) -> dict:
     hours = [start + timedelta(hours=i) for i in range(24)]
     device = db.session.get(DeviceKey, machine_id)
     newest = max((v["ts"] for v in latest.values()), default=None)
+    open_alerts = alerts.list_alerts("open", machine_id, limit=20)
+    alert_of = {a.metric: a.id for a in open_alerts}
     sensors = []
     for metric in METRICS:
         info = metric_info(metric)
@@ -118,7 +120,8 @@ def process_panel(machine_id: int) -> dict:
                 "value": number(value),
                 "low": number(low),
                 "high": number(high),
-                "state": "none" if value is None else ("ok" if low <= value <= high else "out"),
+                "state": _tile_state(value, low, high, metric in alert_of),
+                "alert_id": alert_of.get(metric),
                 "ago": ago(current["ts"] if current else None, now),
                 "spark": sparkline(trend, low, high),
                 "trend": [(h, number(v)) for h, v in zip(hours, trend, strict=True) if v is not None],
@@ -129,9 +132,19 @@ def process_panel(machine_id: int) -> dict:
         "last_ago": ago(newest, now),
         "last_ts": newest,
         "has_key": bool(device and device.key_hash),
-        "open_alerts": alerts.list_alerts("open", machine_id, limit=20),
+        "open_alerts": open_alerts,
         "ranges": ranges,
     }
+
+
+def _tile_state(value: float | None, low: float, high: float, alert_open: bool) -> str:
+    """A sensor tile's state: 'out' (the latest value is out of range), 'alert' (back in range
+    but its alert stays open until three readings in a row are healthy), 'ok', or 'none'."""
+    if value is not None and not low <= value <= high:
+        return "out"
+    if alert_open:
+        return "alert"
+    return "none" if value is None else "ok"
 
 
 def _bucket_key(ts: datetime, bucket: str) -> datetime:

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from ..models.telemetry import Alert, Notification
 from .rollups import Point
+from .triage import severity
 
 
 def ago(ts: datetime | None, now: datetime, _: Callable[..., str] = _) -> str:
@@ -47,6 +48,7 @@ def alert_json(a: Alert) -> dict:
         "id": a.id,
         "machineId": a.machine_id,
         "metric": a.metric,
+        "severity": severity(a.metric),
         "value": a.value,
         "range": None if a.low is None else {"min": a.low, "max": a.high},
         "state": "open" if a.closed_at is None else "closed",

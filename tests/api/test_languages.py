@@ -373,5 +373,6 @@ def test_alert_list_and_report_show_metric_names_in_filipino(app, client):
     )
     html = _fil_page(app, "/sibol-machines/alerts")
     row = html.split('id="alerts-table"', 1)[1].split("</table>", 1)[0]
-    assert "<td>Temperatura</td>" in row and "Temperature" not in row
-    assert "<td>hindi</td>" in row and ">bukas<" in row
+    assert ">Alerto sa Temperatura #" in row and "Temperature" not in row
+    assert '<td data-label="Na-acknowledge">hindi</td>' in row
+    assert "Bukas, hindi pa na-acknowledge" in row and ">Babala<" in row and "bukas nang " in row

@@ -15,6 +15,7 @@ const MACHINES: Machine[] = [
     status_id: 1,
     status_name: "Active",
     lastReading: "5 min ago",
+    openAlerts: 2,
   },
   { machine_id: 9, Name: "Orphan", Area_id: 42, Area_Name: null, status_id: null, status_name: null },
 ];
@@ -75,6 +76,9 @@ describe("MachinesTable", () => {
     expect(screen.getByText("No Status").className).toContain("badge--grey");
     expect(screen.getByText("1-2 of 2")).toBeTruthy();
     expect(screen.getByText("5 min ago")).toBeTruthy(); // telemetry: last reading, or "never"
+    // A machine with open alerts shows a badge that links to them; one without shows none.
+    expect(screen.getByText("Open alerts: 2").getAttribute("href")).toBe("/sibol-machines/alerts?machine=7");
+    expect(screen.getAllByText(/^Open alerts/)).toHaveLength(1);
     expect(screen.getByText("never")).toBeTruthy();
     expect(screen.getByLabelText("Device key of machine #9").getAttribute("href")).toBe(
       "/sibol-machines/machines/9/device",

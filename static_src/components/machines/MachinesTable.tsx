@@ -157,7 +157,21 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
               machines.map((m) => (
                 <tr key={m.machine_id}>
                   <td data-label={t("Machine ID")}>#{m.machine_id}</td>
-                  <td data-label={t("Machine Name")}>{m.Name}</td>
+                  <td data-label={t("Machine Name")}>
+                    {m.Name}
+                    {m.openAlerts ? (
+                      <>
+                        {" "}
+                        <a
+                          className="badge badge--red"
+                          href={`/sibol-machines/alerts?machine=${m.machine_id}`}
+                          data-open-alerts={m.openAlerts}
+                        >
+                          {t("Open alerts: {count}", { count: m.openAlerts })}
+                        </a>
+                      </>
+                    ) : null}
+                  </td>
                   <td data-label={t("Area")}>{areaLabel(m)}</td>
                   <td data-label={t("Status")}>
                     <span className={statusBadgeClass(m.status_name)}>{m.status_name || t("No Status")}</span>

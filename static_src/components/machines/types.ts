@@ -10,6 +10,8 @@ export interface Machine {
   status_name: string | null;
   /** Telemetry: "5 min ago" or "never" (pages of /api/machines only). */
   lastReading?: string;
+  /** How many of the machine's alerts are open (pages of /api/machines only). */
+  openAlerts?: number;
 }
 
 export interface AreaOption {
