@@ -34,6 +34,7 @@ CLDR_PATTERNS = {
     "%A, %B %-d, %Y": "EEEE, MMMM d, y",
     "%A, %d %B %Y": "EEEE, dd MMMM y",
     "%b %d, %Y": "MMM dd, y",
+    "%-d %b": "d MMM",  # a day in a compact line: "26 Nov"
 }
 
 ENGLISH_MONTHS = {

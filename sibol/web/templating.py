@@ -55,7 +55,7 @@ def profile_url() -> str | None:
     return url_for("profile.index")
 
 
-_CELL = re.compile(r"<td(?=[\s>])")
+_CELL = re.compile(r"<(t[dh])(?=[\s>])")
 
 
 def column_labels(columns: list) -> list[str]:
@@ -69,7 +69,8 @@ def column_labels(columns: list) -> list[str]:
 
 def label_cells(row_html: Markup | str, headers: list[str]) -> Markup:
     """Adds data-label="<header>" to each <td> of a rendered row, in order, so that on phones
-    the row can show as a card with its labels (CSS `td::before { content: attr(data-label) }`)."""
+    the row can show as a card with its labels (CSS `td::before { content: attr(data-label) }`).
+    A row header (<th scope="row">) takes its column's place unlabelled: it is the card's title."""
     if not isinstance(row_html, Markup):  # only template output (already escaped) is labelled
         return escape(row_html)
     html = str(row_html)
@@ -79,6 +80,8 @@ def label_cells(row_html: Markup | str, headers: list[str]) -> Markup:
 
     def label(match: re.Match[str]) -> str:
         text = next(labels, "")
+        if match.group(1) == "th":
+            return match.group(0)
         return f'<td data-label="{escape(text)}"' if text else "<td"
 
     # Safe: `html` is escaped template output and each inserted label is escaped.

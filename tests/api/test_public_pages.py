@@ -4,6 +4,7 @@ from seeded data, no name without consent, size and caching, slugs and their red
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 from sqlalchemy import select
@@ -85,7 +86,7 @@ def test_the_page_shows_the_hand_computed_figures_and_names_only_with_consent(cl
         "<li>Rizal Street: 20 kg per household (40 kg, 2)</li><li>Mabini Street: 12 kg per household (12 kg, 1)</li>"
         in html
     )
-    assert "Purok Uno" in html and "Jun Collector" in html and "<td>6-8 AM</td>" in html
+    assert "Purok Uno" in html and "Jun Collector" in html and 'data-label="Time">6-8 AM</td>' in html
     assert "Rosa Shown" in html and "Pedro Hidden" not in html and "A household (name not shown)" in html
     assert "<script" not in html
 
@@ -126,7 +127,12 @@ def test_json_has_the_same_figures_cors_open_and_404(client, barangay):
 
 def test_the_city_page_lists_each_barangay(client, barangay):
     html = client.get("/city/public?lang=en").get_data(as_text=True)
-    assert '<a href="/b/sto-nino">Sto. Niño</a></td><td>52</td><td>300</td><td>257.3</td><td>2</td>' in html
+    assert (
+        '<a href="/b/sto-nino">Sto. Niño</a></td><td data-label="Food waste collected (kg)">52</td>' in html
+    )
+    assert re.search(
+        r'>52</td><td[^>]*>300</td><td[^>]*>257.3</td><td data-label="Households taking part">2</td>', html
+    )
 
 
 def test_poster_has_the_qr_code_and_address(client, barangay):

@@ -63,7 +63,7 @@ def test_analytics_shows_energy_and_waste_with_their_tables(app, client):
         assert "<strong>1</strong> kWh" in energy[:400]  # 1000 W for one hour
         waste = page[page.index('id="waste-fed"') :]
         assert "<strong>30</strong> kg" in waste[:400]
-        assert 'id="metric-ph"' in page and "<td>7.1</td>" in page
+        assert 'id="metric-ph"' in page and '">7.1</td>' in page
 
 
 def test_machines_table_shows_last_reading_or_never(app, client):
@@ -178,5 +178,8 @@ def test_dashboard_panels_use_readings_where_machines_report(app, client):
     readings = readings_in(hour_start(1), (0, 30), voltage_v=250.0, current_a=8.0, weight_kg=20.0)
     client.post("/api/telemetry", json={"readings": readings}, headers=device(key))
     page = text(web.get("/dashboard"))
-    assert "Unit: kWh" in page and "<td>2</td>" in page  # 2000 W for an hour
-    assert re.search(r"<th scope=\"col\">Machine</th>.*?Digester Dash</td><td>40</td>", page, re.S)
+    assert "Unit: kWh" in page and re.search(r'<td data-label="\d{4}">2</td>', page)  # 2000 W for an hour
+    machine_row = (
+        r'<th scope="col">Machine</th>.*?Digester Dash</span></td><td data-label="Waste \(kg\)">40</td>'
+    )
+    assert re.search(machine_row, page, re.S)
