@@ -7,6 +7,7 @@
 import { runningTotal } from "./collection-day";
 import { allEntries, dropEntry, type Entry, newKey, putEntry, renderQueue, syncAll } from "./offline-queue";
 import { SYNC_TAG } from "./offline-store";
+import { ask } from "../../lib/confirm";
 import { formatNumber, t } from "../../lib/i18n";
 
 async function forgetEverything(): Promise<void> {
@@ -38,7 +39,11 @@ function guardSignOut(): void {
           "{count} entries have not been sent. Signing out deletes them from this phone. Sign out anyway?",
           { count: formatNumber(unsent) },
         );
-        if (unsent && !window.confirm(message)) return;
+        if (
+          unsent &&
+          !(await ask(message, { title: t("Sign out"), confirmLabel: t("Sign out"), danger: true }))
+        )
+          return;
         await forgetEverything();
         cleared = true;
         form.requestSubmit();
