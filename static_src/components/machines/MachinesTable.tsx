@@ -25,7 +25,8 @@ export interface MachinesTableProps {
   addButton?: HTMLElement | null;
   /** Open the add modal at once (the page was asked for ?add=1, e.g. from another tab). */
   openAdd?: boolean;
-  alert?: (message: string) => void;
+  /** Says a result in the page (the flash by default); tests pass a spy. */
+  notify?: (message: string) => void;
 }
 
 type Dialog = { kind: "add" } | { kind: "edit"; machine: Machine } | null;
@@ -43,7 +44,7 @@ function pageHref(page: number): string {
   return `${window.location.pathname}?${params.toString()}`;
 }
 
-export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: MachinesTableProps) {
+export function MachinesTable({ q, page, perPage, addButton, openAdd, notify }: MachinesTableProps) {
   const [machines, setMachines] = useState<Machine[]>([]);
   const [total, setTotal] = useState(0);
   const [areas, setAreas] = useState<AreaOption[]>([]);
@@ -215,7 +216,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
           statuses={statuses}
           onClose={close}
           onSaved={saved}
-          alert={alert}
+          notify={notify}
         />
       )}
     </>
