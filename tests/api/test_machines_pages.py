@@ -253,3 +253,17 @@ def test_mqtt_settings_name_host_port_topic_and_user(app):
         # The embedded broker listens on the console's host: a device is told that host, not 127.0.0.1.
         app.config.update(SIBOL_MQTT_URL="mqtt://console:secret@127.0.0.1:1884")
         assert device_settings(12)["mqtt"]["host"] == "sibol.example.ph"
+
+
+def test_machines_and_device_pages_show_no_none(client, login):
+    """A machine with no status, readings, key or commands: blanks and dashes, never "None"."""
+    login(make_account(role=RoleId.STAFF))
+    machine = make_machine()
+    for path in (
+        "/sibol-machines?tab=machines",
+        f"/sibol-machines?tab=analytics&machine={machine.id}",
+        f"/sibol-machines/machines/{machine.id}/device",
+    ):
+        html = client.get(path).get_data(as_text=True)
+        assert not re.search(r"\bNone\b", text(html)), path
+        assert 'value="None"' not in html, path
