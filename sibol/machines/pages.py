@@ -72,6 +72,7 @@ def index(tab: str | None = None, add_form: dict | None = None):
         context["editing"] = service.find_machine(edit_id) if edit_id else None
         context["adding"] = add_form is not None or request.args.get("add") == "1"
         context["add_form"] = add_form or {"values": {}, "errors": {}}
+        context["can_issue_keys"] = current_user.role_id in panels.EDITOR_ROLES
     else:
         machine = service.find_machine(request.args.get("machine")) or service.first_machine()
         machine_q = request.args.get("machine_q", "")[: search.QUERY_MAX]
@@ -126,7 +127,8 @@ def _form_int(name: str) -> int | None:
 @module_required(ModuleId.MACHINES)
 def create_machine():
     """Add Machine without JavaScript: a name (required) and an area; refused fields show beside
-    the fields in the open dialog. Saved, the machine's device page offers its device key."""
+    the fields in the open dialog. Saved, the machine's device page offers its device key (to
+    those who issue keys; the others see the list)."""
     values = {k: request.form.get(k, "")[:200] for k in ("name", "areaId", "startDate")}
     errors: dict[str, str] = {}
     if not " ".join(values["name"].split()):
@@ -142,6 +144,9 @@ def create_machine():
             errors["name" if err.field == "name" else "areaId"] = err.message
     if machine is None:
         return index(tab="machines", add_form={"values": values, "errors": errors}), 400
+    if current_user.role_id not in panels.EDITOR_ROLES:  # keys are issued by Admin and Staff
+        flash(_("Machine created successfully!"), "success")
+        return redirect(_back("machines", q=machine.name))
     flash(_("Machine %(name)s created. Issue its device key to connect it.", name=machine.name), "success")
     return redirect(url_for("telemetry.device", machine_id=machine.id))
 

@@ -38,7 +38,8 @@ export function MachineDialog({
   onClose,
   onSaved,
   notify = (message, kind) => void flash(message, kind),
-}: ModalProps & { machine?: Machine; statuses?: StatusOption[] }) {
+  offerKey = false,
+}: ModalProps & { machine?: Machine; statuses?: StatusOption[]; offerKey?: boolean }) {
   const editing = machine !== undefined;
   const id = editing ? "machine-edit" : "machine-add";
   const [name, setName] = useState(machine?.Name ?? "");
@@ -80,7 +81,7 @@ export function MachineDialog({
     setBusy(true);
     try {
       const saved = await save();
-      if (saved) {
+      if (saved && offerKey) {
         setCreated(saved); // the next step: its device key
         setBusy(false);
       } else {

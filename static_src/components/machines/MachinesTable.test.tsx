@@ -129,7 +129,7 @@ describe("MachinesTable", () => {
     const button = document.createElement("a");
     document.body.append(button);
     const notify = vi.fn();
-    render(<MachinesTable q="" page={1} perPage={10} notify={notify} addButton={button} />);
+    render(<MachinesTable q="" page={1} perPage={10} notify={notify} addButton={button} canIssueKeys />);
     await screen.findByText("Digester");
     button.click();
     await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
@@ -156,6 +156,18 @@ describe("MachinesTable", () => {
     await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
     expect((await screen.findByRole("alert")).textContent).toBe("Failed to create machine: Area not found.");
     expect(notify).not.toHaveBeenCalled();
+  });
+
+  it("tells those who issue no keys that the machine was created, in the flash", async () => {
+    stubServer();
+    const notify = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} notify={notify} openAdd />);
+    await screen.findByRole("option", { name: "Purok 3" });
+    await userEvent.type(screen.getByLabelText(/Machine Name/), "Operator Digester");
+    await userEvent.selectOptions(screen.getByLabelText(/^Area/), "3");
+    await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith("Machine created successfully!", "success"));
+    expect(screen.queryByRole("button", { name: "Issue device key" })).toBeNull();
   });
 
   it("opens the add modal at once when the page asked for it (?add=1)", async () => {

@@ -25,6 +25,8 @@ export interface MachinesTableProps {
   addButton?: HTMLElement | null;
   /** Open the add modal at once (the page was asked for ?add=1, e.g. from another tab). */
   openAdd?: boolean;
+  /** Admin and Staff: after Add Machine the dialog offers the new machine's device key. */
+  canIssueKeys?: boolean;
   /** Says a result in the page (the flash by default); tests pass a spy. */
   notify?: (message: string) => void;
 }
@@ -44,7 +46,15 @@ function pageHref(page: number): string {
   return `${window.location.pathname}?${params.toString()}`;
 }
 
-export function MachinesTable({ q, page, perPage, addButton, openAdd, notify }: MachinesTableProps) {
+export function MachinesTable({
+  q,
+  page,
+  perPage,
+  addButton,
+  openAdd,
+  canIssueKeys = false,
+  notify,
+}: MachinesTableProps) {
   const [machines, setMachines] = useState<Machine[]>([]);
   const [total, setTotal] = useState(0);
   const [areas, setAreas] = useState<AreaOption[]>([]);
@@ -217,6 +227,7 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, notify }: 
           onClose={close}
           onSaved={saved}
           notify={notify}
+          offerKey={canIssueKeys}
         />
       )}
     </>
@@ -231,6 +242,7 @@ export function tableProps(props: Record<string, unknown>): MachinesTableProps {
     perPage: Number(props.perPage ?? 10) || 10,
     addButton: document.getElementById("machines-add"),
     openAdd: props.add === true,
+    canIssueKeys: props.canIssueKeys === true,
   };
 }
 
