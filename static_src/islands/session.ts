@@ -9,9 +9,8 @@
 import { dashboardHandoff } from "../components/auth/handoff";
 import { wireLogout } from "../components/auth/logout";
 import { expireUndo, wireConfirmations } from "../lib/confirm";
-import { wireCopyButtons } from "../lib/copy";
 import { clearStaleErrors } from "../lib/fielderrors";
-import { wireAutosubmit } from "../lib/forms";
+import { wireAutosubmit, wireCopyButtons } from "../lib/forms";
 import { whenReady } from "../lib/island";
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
