@@ -20,7 +20,7 @@ from ..identity import tenancy
 from ..identity.access import module_required
 from ..machines import areas
 from ..models import Account, ModuleId
-from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo
+from ..web.safe_actions import confirmation_page, drop_undo, needs_confirmation, offer_undo
 from . import approval, exports, locks, queries, service
 from .serializers import audit_json, barangay_json, module_json, role_json, status_label
 
@@ -216,6 +216,8 @@ def set_active(account_id: int):
 
     def done(account: Account) -> str:
         if active:
+            # Undo of a Disable is this Enable: a used Undo banner goes away.
+            drop_undo(url_for("admin.set_active", account_id=account.id))
             return _("Account %(username)s enabled.", username=account.username)
         offer_undo(
             "account-disable",

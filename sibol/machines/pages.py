@@ -48,8 +48,9 @@ def page_url(**changes) -> str:
 
 @bp.get("/sibol-machines")
 @module_required(ModuleId.MACHINES)
-def index():
-    tab = request.args.get("tab", DEFAULT_TAB)
+def index(tab: str | None = None, add_form: dict | None = None):
+    """The page; `tab` and `add_form` ({"values", "errors"}) when a refused Add Machine shows again."""
+    tab = tab or request.args.get("tab", DEFAULT_TAB)
     if tab not in dict(TABS):
         tab = DEFAULT_TAB
     q = request.args.get("q", "")[: search.QUERY_MAX]
@@ -69,7 +70,9 @@ def index():
         context.update(result=result, areas=service.list_areas(), statuses=service.list_statuses())
         edit_id = request.args.get("edit")
         context["editing"] = service.find_machine(edit_id) if edit_id else None
-        context["adding"] = request.args.get("add") == "1"
+        context["adding"] = add_form is not None or request.args.get("add") == "1"
+        context["add_form"] = add_form or {"values": {}, "errors": {}}
+        context["can_issue_keys"] = current_user.role_id in panels.EDITOR_ROLES
     else:
         machine = service.find_machine(request.args.get("machine")) or service.first_machine()
         machine_q = request.args.get("machine_q", "")[: search.QUERY_MAX]
@@ -123,16 +126,29 @@ def _form_int(name: str) -> int | None:
 @bp.post("/sibol-machines/machines")
 @module_required(ModuleId.MACHINES)
 def create_machine():
+    """Add Machine without JavaScript: a name (required) and an area; refused fields show beside
+    the fields in the open dialog. Saved, the machine's device page offers its device key (to
+    those who issue keys; the others see the list)."""
+    values = {k: request.form.get(k, "")[:200] for k in ("name", "areaId", "startDate")}
+    errors: dict[str, str] = {}
+    if not " ".join(values["name"].split()):
+        errors["name"] = _("Machine Name is required.")
     area_id = _form_int("areaId")
-    try:
-        if area_id is None:
-            raise ServiceError(_("Area is required."))
-        machine = service.create_machine(area_id, _form_int("status"))
-    except ServiceError as err:
-        flash(_("Failed to create machine: %(message)s", message=err.message), "error")
-        return redirect(_back("machines", add="1"))
-    flash(_("Machine created successfully!"), "success")
-    return redirect(_back("machines", q=machine.name))
+    if area_id is None:
+        errors["areaId"] = _("Area is required.")
+    machine = None
+    if not errors and area_id is not None:
+        try:
+            machine = service.create_machine(area_id, _form_int("status"), values["name"])
+        except ServiceError as err:
+            errors["name" if err.field == "name" else "areaId"] = err.message
+    if machine is None:
+        return index(tab="machines", add_form={"values": values, "errors": errors}), 400
+    if current_user.role_id not in panels.EDITOR_ROLES:  # keys are issued by Admin and Staff
+        flash(_("Machine created successfully!"), "success")
+        return redirect(_back("machines", q=machine.name))
+    flash(_("Machine %(name)s created. Issue its device key to connect it.", name=machine.name), "success")
+    return redirect(url_for("telemetry.device", machine_id=machine.id))
 
 
 @bp.post("/sibol-machines/machines/<machine_id>")

@@ -22,7 +22,7 @@ from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
 from ..web.offline import offline_page
-from . import alerts, digest, keys, notifications, panels, regions, triage
+from . import alerts, connect, digest, keys, notifications, panels, regions, triage
 from .api import require_editor
 from .cli import register_commands
 from .exports import alerts_csv
@@ -74,6 +74,7 @@ def device(machine_id: str, new_key: str | None = None):
         refusals=refusals,
         mqtt_on=mqtt_enabled(),
         new_key=new_key,
+        settings=connect.device_settings(machine.id) if new_key else None,
         can_edit=current_user.role_id in panels.EDITOR_ROLES,
         ranges=alerts.ranges_for(machine.id),
         metrics=[metric_info(m) for m in METRICS],

@@ -113,6 +113,14 @@ def take_undo(kind: str, target: int) -> bool:
     return result.rowcount == 1
 
 
+def drop_undo(action: str) -> None:
+    """Forgets the page's Undo offer when it posts to `action`: the reversal was done another
+    way (e.g. Enable pressed after Disable), so the banner must not offer it again."""
+    offer = session.get(_KEY)
+    if isinstance(offer, dict) and offer.get("action") == action:
+        session.pop(_KEY, None)
+
+
 def pending_undo() -> dict | None:
     """The Undo offer the page shows (kept in the session until taken or expired)."""
     offer = session.get(_KEY)

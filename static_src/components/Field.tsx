@@ -6,16 +6,19 @@ export function Field({
   label,
   required = false,
   hint,
+  error,
   children,
 }: {
   id: string;
   label: ReactNode;
   required?: boolean;
   hint?: ReactNode;
+  /** A field error shown under the control (id "<id>-error", for its aria-describedby). */
+  error?: ReactNode;
   children: ReactNode;
 }) {
   return (
-    <div className="field">
+    <div className={error ? "field field--error" : "field"}>
       <label htmlFor={id}>
         {label}
         {required && (
@@ -32,6 +35,11 @@ export function Field({
         <small className="field__hint" id={`${id}-hint`}>
           {hint}
         </small>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
       )}
     </div>
   );

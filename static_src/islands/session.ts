@@ -2,6 +2,7 @@
  * Loaded on every signed-in page (no React).
  * - /dashboard: the sign-in handoff (spec "Dashboard"): token, access_token or auth_token, user and
  *   auth from the query or hash are stored, the URL is stripped; auth=fail goes to /login.
+ * - Confirmations in the styled dialog, Undo offers that expire, Copy buttons.
  * - Logout: revokes the stored bearer token (POST /api/auth/logout, failure ignored) and clears
  *   the stored token and user, then lets the form end the page session.
  */
@@ -9,7 +10,7 @@ import { dashboardHandoff } from "../components/auth/handoff";
 import { wireLogout } from "../components/auth/logout";
 import { expireUndo, wireConfirmations } from "../lib/confirm";
 import { clearStaleErrors } from "../lib/fielderrors";
-import { wireAutosubmit } from "../lib/forms";
+import { wireAutosubmit, wireCopyButtons } from "../lib/forms";
 import { whenReady } from "../lib/island";
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
@@ -19,4 +20,5 @@ whenReady(() => {
   expireUndo(document);
   wireLogout(document);
   wireAutosubmit(document);
+  wireCopyButtons(document);
 });

@@ -33,3 +33,28 @@ export function clearStaleErrors(root: Document | HTMLElement = document): void 
   root.addEventListener("input", handler);
   root.addEventListener("change", handler);
 }
+
+/**
+ * Shows `message` as the field error of `control` (beside it, as the server's field macro does:
+ * `.field--error`, `<p class="field__error" id="<id>-error">`, aria-invalid) and focuses it.
+ */
+export function showFieldError(control: HTMLElement, message: string): void {
+  const field = control.closest(".field");
+  if (!field) return;
+  field.classList.add("field--error");
+  const id = `${control.id}-error`;
+  let note = field.querySelector<HTMLElement>(".field__error");
+  if (!note) {
+    note = control.ownerDocument.createElement("p");
+    note.className = "field__error";
+    note.id = id;
+    field.append(note);
+  }
+  note.textContent = message;
+  note.hidden = false;
+  control.setAttribute("aria-invalid", "true");
+  const described = (control.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+  if (note.id && !described.includes(note.id))
+    control.setAttribute("aria-describedby", [...described, note.id].join(" "));
+  control.focus();
+}

@@ -156,11 +156,27 @@ def test_add_forms_save_rows_without_javascript(signed_in):
 
 
 def test_machine_forms_without_javascript(signed_in):
-    res = signed_in.post(
-        "/sibol-machines/machines", data={"areaId": area_id("Purok 2")}, follow_redirects=True
+    # No name: the dialog shows again with the error beside the field and the chosen area kept.
+    res = signed_in.post("/sibol-machines/machines", data={"name": "  ", "areaId": area_id("Purok 2")})
+    html = res.get_data(as_text=True)
+    assert res.status_code == 400 and db.session.scalar(select(func.count()).select_from(Machine)) == 0
+    assert 'id="nojs-add-name-error">Machine Name is required.</p>' in html
+    assert f'<option value="{area_id("Purok 2")}" selected>Purok 2</option>' in html
+    res = signed_in.post("/sibol-machines/machines", data={"name": "Digester", "areaId": ""})
+    assert res.status_code == 400 and 'id="nojs-add-area-error">Area is required.</p>' in res.get_data(
+        as_text=True
     )
-    assert "Machine created successfully!" in text(res.get_data(as_text=True))
+    res = signed_in.post("/sibol-machines/machines", data={"name": "x" * 101, "areaId": area_id("Purok 2")})
+    assert res.status_code == 400 and "at most 100 characters" in res.get_data(as_text=True)
+    # Saved by an operator (who issues no keys): the list says so.
+    res = signed_in.post(
+        "/sibol-machines/machines",
+        data={"name": " Purok  2 Digester ", "areaId": area_id("Purok 2")},
+        follow_redirects=True,
+    )
     machine = db.session.scalar(select(Machine))
+    assert machine.name == "Purok 2 Digester"
+    assert "Machine created successfully!" in text(res.get_data(as_text=True))
     html = page(signed_in, f"?tab=machines&edit={machine.id}")
     assert f"Edit Machine #{machine.id}" in html and "No Status</option>" in html
     res = signed_in.post(
@@ -195,3 +211,67 @@ def test_generate_machines_command(app):
     assert result.exit_code == 0 and "Added 7 machines" in result.output
     assert db.session.scalar(select(func.count()).select_from(Machine)) == 7
     assert db.session.scalar(select(func.count(func.distinct(MachineTerm.machine_id)))) == 7
+
+
+def test_issued_key_is_shown_once_with_the_controller_settings(client, login, app):
+    login(make_account(role=RoleId.STAFF))
+    machine = make_machine()
+    html = client.get(f"/sibol-machines/machines/{machine.id}/device").get_data(as_text=True)
+    assert 'id="issue-key"' in html and 'id="device-key"' not in html
+    html = client.post(f"/sibol-machines/machines/{machine.id}/device-key").get_data(as_text=True)
+    key = re.search(r'<code id="device-key">([^<]+)</code>', html)
+    assert key and 'data-copy="device-key"' in html
+    base = app.config["SIBOL_BASE_URL"]
+    http = html.split('id="http-settings"', 1)[1].split("</dl>", 1)[0]
+    assert f"POST {base}/api/telemetry" in http and "Authorization: Device &lt;key&gt;" in http
+    assert "MQTT is not configured on this console" in html.split('id="mqtt-settings"', 1)[1]
+    # shown once: the page again has no key
+    assert key.group(1) not in client.get(f"/sibol-machines/machines/{machine.id}/device").get_data(
+        as_text=True
+    )
+
+
+def test_mqtt_settings_name_host_port_topic_and_user(app):
+    from sibol.telemetry.connect import device_settings
+
+    app.config.update(
+        SIBOL_MQTT_URL="mqtts://console:secret@broker.example.ph", SIBOL_BASE_URL="https://sibol.example.ph"
+    )
+    with app.app_context():
+        settings = device_settings(12)
+        assert settings["mqtt"] == {
+            "host": "broker.example.ph",
+            "port": 8883,
+            "tls": True,
+            "topic": "sibol/v1/machines/12/telemetry",
+            "username": "12",
+        }
+        assert settings["http"]["url"] == "https://sibol.example.ph/api/telemetry"
+        # The embedded broker listens on the console's host: a device is told that host, not 127.0.0.1.
+        app.config.update(SIBOL_MQTT_URL="mqtt://console:secret@127.0.0.1:1884")
+        assert device_settings(12)["mqtt"]["host"] == "sibol.example.ph"
+
+
+def test_machines_and_device_pages_show_no_none(client, login):
+    """A machine with no status, readings, key or commands: blanks and dashes, never "None"."""
+    login(make_account(role=RoleId.STAFF))
+    machine = make_machine()
+    for path in (
+        "/sibol-machines?tab=machines",
+        f"/sibol-machines?tab=analytics&machine={machine.id}",
+        f"/sibol-machines/machines/{machine.id}/device",
+    ):
+        html = client.get(path).get_data(as_text=True)
+        assert not re.search(r"\bNone\b", text(html)), path
+        assert 'value="None"' not in html, path
+
+
+def test_staff_adding_a_machine_land_on_its_device_key(client, login):
+    login(make_account(role=RoleId.STAFF))
+    res = client.post("/sibol-machines/machines", data={"name": "Digester", "areaId": area_id("Purok 2")})
+    machine = db.session.scalar(select(Machine))
+    assert res.status_code == 302
+    assert res.headers["Location"].endswith(f"/sibol-machines/machines/{machine.id}/device")
+    html = client.get(res.headers["Location"]).get_data(as_text=True)
+    assert "Machine Digester created. Issue its device key to connect it." in text(html)
+    assert 'id="issue-key"' in html and "Not issued yet" in html

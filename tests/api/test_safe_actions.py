@@ -53,9 +53,27 @@ def test_disable_asks_first_then_offers_undo(client, login):
     assert not db.session.get(Account, worker.id).is_enabled
     assert "wanda was disabled." in html and ">Undo</button>" in html
     action, fields = undo_form(html)
-    client.post(action, data=fields)
+    res = client.post(action, data=fields, follow_redirects=True)
     db.session.expire_all()
     assert db.session.get(Account, worker.id).is_enabled
+    # The used Undo banner goes away: the next page says it is enabled and offers nothing more.
+    html = res.get_data(as_text=True)
+    assert "Account wanda enabled." in html and 'id="undo"' not in html
+    assert 'id="undo"' not in client.get("/admin").get_data(as_text=True)
+
+
+def test_own_row_offers_no_disable(client, login):
+    me = make_admin(first_name="Boss", username="boss")
+    login(me)
+    other = make_account(role=RoleId.STAFF, username="wanda")
+    html = client.get("/admin").get_data(as_text=True)
+    assert f'action="/admin/accounts/{other.id}/active"' in html
+    assert f'action="/admin/accounts/{me.id}/active"' not in html
+    # and the server refuses it anyway
+    res = client.post(
+        f"/admin/accounts/{me.id}/active", data={"active": "0", "confirmed": "1"}, follow_redirects=True
+    )
+    assert "You cannot disable your own account." in res.get_data(as_text=True)
 
 
 def test_enable_needs_no_confirmation(client, login):

@@ -15,7 +15,7 @@ from sibol.extensions import db
 from sibol.models import Account, AccountStatus, RoleId
 from tests.factories import make_account, make_admin
 from tests.factories_admin import make_pending
-from tests.support.browser import make_driver, sign_in
+from tests.support.browser import answer_confirm, make_driver, sign_in
 
 WAIT = 10
 
@@ -62,15 +62,18 @@ def row_for(driver, username: str):
     )
 
 
-def accept_alert(driver, text: str | None = None, keys: str | None = None) -> str:
-    alert = wait(driver).until(EC.alert_is_present())
-    seen = alert.text
+def answer_dialog(driver, text: str | None = None, keys: str | None = None) -> str:
+    """Answers yes to the styled confirmation, checking its message."""
+    seen = answer_confirm(driver, keys=keys)
     if text is not None:
         assert seen == text
-    if keys is not None:
-        alert.send_keys(keys)
-    alert.accept()
     return seen
+
+
+def flash_texts(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.flashes .banner')].map(b => b.innerText)"
+    )
 
 
 def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
@@ -149,8 +152,11 @@ def test_disable_throws_out_the_open_session_then_enable(live_server, browser, b
         browser.get(f"{base}/admin")
         island_ready(browser)
         row_for(browser, "worker").find_element(By.XPATH, ".//button[normalize-space()='Disable']").click()
-        assert accept_alert(browser).startswith("Disable account for")  # Asks first
+        assert answer_dialog(browser).startswith("Disable account for")  # Asks first
         wait(browser).until(lambda d: "Disabled" in row_text(d, "worker"))
+        # The same flash and Undo as without JavaScript.
+        assert "Account worker disabled." in flash_texts(browser)
+        assert browser.find_element(By.ID, "undo").text.startswith("worker was disabled.")
 
         other.get(f"{base}/sibol-machines")
         wait(other).until(lambda d: "/login" in d.current_url)
@@ -178,16 +184,15 @@ def test_approve_one_pending_account_and_reject_another(live_server, browser, in
     assert browser.find_element(By.ID, "pending-badge").text == "2"
 
     browser.find_element(By.CSS_SELECTOR, "[data-name='Pia Uno'] button").click()
-    accept_alert(browser, "Approve account for Pia Uno?")
-    accept_alert(browser, "Account approved")
+    answer_dialog(browser, "Approve account for Pia Uno?")
+    wait(browser).until(lambda d: "Account approved" in flash_texts(d))
     # The reloaded list (not the loading row in its place): only Rex is left.
     wait(browser).until(lambda d: [r.split()[0] for r in row_texts(d, "pending-table")] == ["rex"])
     assert browser.find_element(By.ID, "pending-badge").text == "1"
     island_ready(browser)
     browser.find_element(By.CSS_SELECTOR, "form[data-admin-reject][data-name='Rex Dos'] button").click()
-    accept_alert(browser, "Reject account for Rex Dos?")
-    accept_alert(browser, "Reason for rejection (optional)", keys="Not from this barangay")
-    accept_alert(browser, "Account rejected")
+    answer_dialog(browser, "Reject account for Rex Dos?", keys="Not from this barangay")
+    wait(browser).until(lambda d: "Account rejected" in flash_texts(d))
     wait(browser).until(lambda d: row_texts(d, "pending-table") == ["No pending accounts."])
     assert browser.find_element(By.ID, "pending-badge").text == "0"
     with in_app():
@@ -208,13 +213,13 @@ def test_admin_request_needs_the_role_named_a_second_time(live_server, browser, 
     badge = browser.find_element(By.CSS_SELECTOR, "[data-requests-admin]")
     assert badge.text == "Requests Admin: all six modules"
     browser.find_element(By.CSS_SELECTOR, "form[data-admin-approve][data-name='Ada Min'] button").click()
-    accept_alert(browser, "Approve account for Ada Min?")
-    accept_alert(
+    answer_dialog(browser, "Approve account for Ada Min?")
+    answer_dialog(
         browser,
         'Ada Min asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
         keys="Admin",
     )
-    accept_alert(browser, "Account approved")
+    wait(browser).until(lambda d: "Account approved" in flash_texts(d))
     wait(browser).until(lambda d: row_texts(d, "pending-table") == ["No pending accounts."])
     with in_app():
         ada = db.session.scalar(select(Account).where(Account.username == "ada"))

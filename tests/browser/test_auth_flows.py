@@ -81,11 +81,11 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     assert find(browser, "#resend").is_displayed()
     browser.get(pending_url)
 
-    # Check status while pending: an alert with the message.
+    # Check status while pending: the message in the page's flash (no browser popup).
     find(browser, "#check-status").click()
-    alert = wait(browser).until(EC.alert_is_present())
-    assert alert.text == "Your account is still awaiting admin approval."
-    alert.accept()
+    said = find(browser, ".flashes .banner")
+    assert said.text == "Your account is still awaiting admin approval."
+    assert said.get_attribute("role") == "status"
 
     # The admin approves (owns the UI): active, with a set-password link.
     with in_app():
@@ -93,10 +93,10 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
         set_url = recovery.activate_for_approval(account).replace("http://localhost", url)
 
     find(browser, "#check-status").click()
-    alert = wait(browser).until(EC.alert_is_present())
-    assert "approved" in alert.text
-    alert.accept()
-    wait(browser).until(path_is("/login"))
+    wait(browser).until(
+        lambda d: any("approved" in b.text for b in d.find_elements(By.CSS_SELECTOR, ".flashes .banner"))
+    )
+    wait(browser).until(path_is("/login"))  # on its own after a moment (the flash links there too)
 
     browser.get(set_url)
     find(browser, "#newPassword").send_keys("weak1")
@@ -201,10 +201,12 @@ def test_forgot_password_with_the_emailed_code_typed_and_pasted(live_server, bro
     find(browser, "#fp-confirm").send_keys("abcDEF1!x")
     assert find(browser, ".pw-match").text == "Passwords do not match"
     find(browser, ".forgot-password button[type=submit]").click()
-    alert = wait(browser).until(EC.alert_is_present())
-    assert alert.text == "Passwords do not match"
-    alert.accept()
+    # Said beside the confirm field, which gets the focus (no browser popup).
+    assert find(browser, "#fp-confirm-error").text == "Passwords do not match"
+    assert browser.switch_to.active_element.get_attribute("id") == "fp-confirm"
+    assert find(browser, "#fp-confirm").get_attribute("aria-invalid") == "true"
     find(browser, "#fp-confirm").send_keys("y")
+    assert not browser.find_elements(By.ID, "fp-confirm-error")
     assert find(browser, ".pw-match").text == "Passwords match"
     toggle = find(browser, "#fp-confirm + button")
     toggle.click()

@@ -17,7 +17,7 @@ from sibol.i18n.localtime import today
 from sibol.models import HouseholdMember, MemberCollection
 from tests.factories import make_account
 from tests.factories_household import make_member, make_schedule
-from tests.support.browser import settled_wait, sign_in
+from tests.support.browser import answer_confirm, settled_wait, sign_in
 from tests.support.offline import Link, cached_pages, offline, stored_entries
 
 PAGE = "/household/collection-day"
@@ -224,16 +224,22 @@ def test_signing_out_warns_about_unsent_entries_then_empties_the_cache_and_index
     wait.until(lambda d: stored_entries(d) == 1)
     offline(browser, False)  # the phone has signal again, the server is still out of reach
     wait.until(lambda d: d.execute_script("return navigator.onLine"))
-    browser.execute_script("window.confirm = (m) => { window.sibolAsked = m; return false; }")
     browser.find_element(By.CSS_SELECTOR, "form[data-logout] button[type=submit]").click()
-    wait.until(lambda d: d.execute_script("return window.sibolAsked || ''"))
-    assert "1 entries have not been sent" in browser.execute_script("return window.sibolAsked")
-    assert PAGE in browser.current_url  # kept signed in: the worker said no
+    asked = answer_confirm(browser, yes=False, timeout=20)  # the styled dialog; the worker says no
+    assert "1 entries have not been sent" in asked
+    assert PAGE in browser.current_url  # kept signed in
     assert stored_entries(browser) == 1
     link.up()
-    browser.execute_script("window.confirm = () => true")
     browser.find_element(By.CSS_SELECTOR, "form[data-logout] button[type=submit]").click()
-    wait.until(lambda d: "/login" in d.current_url)
+
+    def signed_out(d) -> bool:
+        # The entry may have gone out meanwhile: the dialog asks only while one is unsent.
+        for dialog in d.find_elements(By.ID, "confirm-dialog"):
+            if dialog.is_displayed():
+                dialog.find_element(By.ID, "confirm-dialog-yes").click()
+        return "/login" in d.current_url
+
+    wait.until(signed_out)
     assert cached_pages(browser) == 0
     assert stored_entries(browser) == 0
 

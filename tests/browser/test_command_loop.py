@@ -17,7 +17,7 @@ from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.telemetry.simulator import run
 from tests.factories import make_account, make_machine
-from tests.support.browser import settled_wait, sign_in
+from tests.support.browser import answer_confirm, settled_wait, sign_in
 
 WITHIN = 10  # seconds: what the console promises for a change to show
 POLL = 2.0  # the simulated controller takes its commands every 2 s (the simulator's default)
@@ -131,14 +131,12 @@ def test_stir_becomes_executed_without_a_reload_and_generator_stop_asks(
 
         # generator stop asks first: declining sends nothing.
         browser.find_element(By.ID, "command-generator-stop").click()
-        alert = settled_wait(browser, 5).until(EC.alert_is_present())
-        assert "Stop the generator of Digester Loop?" in alert.text
-        alert.dismiss()
+        assert "Stop the generator of Digester Loop?" in answer_confirm(browser, yes=False, timeout=5)
         time.sleep(0.5)
         assert same_page(browser) and "generator" not in shown(browser, "#command-history").lower()
 
         browser.find_element(By.ID, "command-generator-stop").click()
-        settled_wait(browser, 5).until(EC.alert_is_present()).accept()
+        answer_confirm(browser, timeout=5)
         stop = sent_id(browser)
         assert stop != stir
         mark_page(browser)

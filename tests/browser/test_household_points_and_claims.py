@@ -6,7 +6,7 @@ from selenium.webdriver.support.ui import Select
 
 from tests.factories import make_account
 from tests.factories_household import make_reward
-from tests.support.browser import settled_wait, sign_in
+from tests.support.browser import answer_confirm, settled_wait, sign_in
 
 
 def table_rows(browser, table: str) -> list[list[str]]:
@@ -57,9 +57,7 @@ def test_add_a_household_record_waste_and_claim_a_reward(live_server, browser, i
         "Nilo Santos (Barangay Fortune) · 600 points"
     )
     dialog.find_element(By.XPATH, ".//button[text()='Claim']").click()
-    alert = wait.until(EC.alert_is_present())  # A claim asks first
-    assert alert.text.startswith("Claim Rice (5 kg)? 500 points")
-    alert.accept()
+    assert answer_confirm(browser).startswith("Claim Rice (5 kg)? 500 points")  # A claim asks first
     wait.until(lambda d: "Nilo Santos claimed Rice (5 kg) for 500 points (100 left)." in d.page_source)
     assert "tab=claimed" in browser.current_url
     assert [r[1:4] for r in table_rows(browser, "claims-table")] == [["Nilo Santos", "Rice (5 kg)", "500"]]

@@ -26,11 +26,13 @@ def open_as_staff(browser, live_server, in_app, next_path: str):
     browser.get(f"{live_server.url}{next_path}")
 
 
-def accept_alert(browser) -> str:
-    alert = wait(browser).until(EC.alert_is_present())
-    message = alert.text
-    alert.accept()
-    return message
+def last_flash(browser) -> str:
+    """The newest message in the page's flash area (lib/confirm.ts flash), once there is one."""
+    return (
+        wait(browser)
+        .until(lambda d: (d.find_elements(By.CSS_SELECTOR, ".flashes .banner") or [None])[-1])
+        .text
+    )
 
 
 def table_text(browser) -> str:
@@ -63,7 +65,8 @@ def edit(browser, machine_id: int, *, name=None, area=None, status=None):
     if status is not None:
         Select(dialog.find_element(By.ID, "machine-edit-status")).select_by_visible_text(status)
     dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert accept_alert(browser) == "Machine updated successfully!"
+    assert last_flash(browser) == "Machine updated successfully!"
+    browser.execute_script("document.querySelector('.flashes').replaceChildren()")  # the next one alone
 
 
 def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app):
@@ -74,13 +77,16 @@ def test_add_edit_clear_status_and_search_a_machine(live_server, browser, in_app
 
     browser.find_element(By.ID, "machines-add").click()
     dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "machine-add")))
-    assert "Area *" in dialog.text and "Start Date *" in dialog.text
+    assert "Machine Name *" in dialog.text and "Area *" in dialog.text and "Start Date *" in dialog.text
+    dialog.find_element(By.ID, "machine-add-name").send_keys("Purok 2 Digester")
     Select(dialog.find_element(By.ID, "machine-add-area")).select_by_visible_text("Purok 2")
     dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert accept_alert(browser) == "Machine created successfully!"
-    wait(browser).until(lambda d: "SIBOL Machine" in loaded(d))
-    new_id = int(table_text(browser).split("SIBOL Machine ")[1].split()[0])
-    assert row_of(browser, new_id) == f"#{new_id} SIBOL Machine {new_id} Purok 2 No Status never Edit Device"
+    created = wait(browser).until(EC.visibility_of_element_located((By.ID, "machine-created")))
+    assert "Machine Purok 2 Digester created. Issue its device key to connect it." in created.text
+    created.find_element(By.XPATH, ".//button[normalize-space()='Done']").click()
+    wait(browser).until(lambda d: "Purok 2 Digester" in loaded(d))
+    new_id = int(table_text(browser).split(" Purok 2 Digester")[0].rsplit("#", 1)[1])
+    assert row_of(browser, new_id) == f"#{new_id} Purok 2 Digester Purok 2 No Status never Edit Device"
 
     edit(browser, new_id, name="Renamed Digester", area="Purok 4", status="Offline")
     wait(browser).until(

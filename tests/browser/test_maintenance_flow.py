@@ -12,7 +12,7 @@ from selenium.webdriver.support.ui import Select
 from sibol.maintenance import seed
 from tests.factories import make_account
 from tests.factories_maintenance import due_in, make_operator
-from tests.support.browser import sign_in, wait
+from tests.support.browser import answer_confirm, sign_in, wait
 
 
 def tiny_png() -> bytes:
@@ -107,9 +107,7 @@ def test_request_renew_complete_with_an_image_and_history(live_server, browser, 
     assert "Waiting for a new bearing" in detail.find_element(By.ID, "mnt-detail-remarks").text
     detail.find_element(By.ID, "mnt-remarks").send_keys("Bearing replaced")
     detail.find_element(By.ID, "mnt-complete").click()
-    alert = wait(browser).until(EC.alert_is_present())  # Completing asks first
-    assert alert.text.startswith(f"Complete request #{number}?")
-    alert.accept()
+    assert answer_confirm(browser).startswith(f"Complete request #{number}?")  # Completing asks first
     wait(browser).until(
         EC.text_to_be_present_in_element((By.CSS_SELECTOR, ".flashes"), f"Request #{number} was completed.")
     )

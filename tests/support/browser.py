@@ -8,6 +8,7 @@ import tempfile
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.factories import DEFAULT_PASSWORD
@@ -84,3 +85,20 @@ def set_viewport(driver: WebDriver, width: int, height: int) -> None:
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
     )
+
+
+def answer_confirm(
+    driver: WebDriver, *, yes: bool = True, keys: str | None = None, timeout: float = 10
+) -> str:
+    """Answers the styled confirmation dialog (static_src/lib/confirm.ts): types `keys` into its
+    box when given, presses its yes (or Cancel) button, waits until it is gone; returns its message."""
+    dialog = settled_wait(driver, timeout).until(
+        lambda d: next((e for e in d.find_elements(By.ID, "confirm-dialog") if e.is_displayed()), None)
+    )
+    message = dialog.find_element(By.ID, "confirm-dialog-message").text
+    if keys is not None:
+        dialog.find_element(By.TAG_NAME, "input").send_keys(keys)
+    dialog.find_element(By.ID, "confirm-dialog-yes" if yes else "confirm-dialog-cancel").click()
+    # This dialog goes (a follow-up question is a new one).
+    WebDriverWait(driver, timeout).until(staleness_of(dialog))
+    return message

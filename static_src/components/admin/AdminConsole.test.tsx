@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { AccountModal } from "./AccountModal";
-import { AdminConsole, approvalBody } from "./AdminConsole";
+import { AdminConsole, confirmApproval } from "./AdminConsole";
 import type { AdminProps } from "./types";
 import { deriveUsername } from "./username";
 
@@ -158,12 +158,12 @@ describe("AccountModal (edit)", () => {
 });
 
 const PENDING_PAGE = `
-  <span id="pending-badge" data-count="2">2</span>
   <table id="pending-table"><thead><tr><th>a</th><th>b</th></tr></thead>
-  <tbody data-loading-text="Loading pending accounts...">
+  <tbody>
     <tr><td>
       <form data-admin-approve="11" data-name="Pia One"><button type="submit">Approve</button></form>
       <form data-admin-reject="11" data-name="Pia One"><input data-noscript-reason name="reason"><button type="submit">Reject</button></form>
+      <form data-admin-toggle="5" data-active="0" data-name="Pedro Reyes"><input type="hidden" name="active" value="0"><button type="submit">Disable</button></form>
     </td></tr>
   </tbody></table>`;
 
@@ -173,87 +173,109 @@ const ADMIN_REQUEST = `
     <input data-confirm-role name="confirm_role"><button type="submit">Approve</button>
   </form>`;
 
-describe("approvalBody (elevated approval)", () => {
-  it("asks a second time, naming the role, before approving as Admin", () => {
+/** The styled dialog's question once it is open. */
+async function question(): Promise<HTMLDialogElement> {
+  await waitFor(() => expect(document.getElementById("confirm-dialog")).not.toBeNull());
+  return document.getElementById("confirm-dialog") as HTMLDialogElement;
+}
+
+function press(dialog: HTMLElement, name: "yes" | "cancel"): void {
+  fireEvent.click(dialog.querySelector(`#confirm-dialog-${name}`)!);
+}
+
+describe("confirmApproval (elevated approval)", () => {
+  it("asks a second time, naming the role, before approving as Admin", async () => {
     document.body.innerHTML = ADMIN_REQUEST;
-    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
-    const prompt = vi.spyOn(window, "prompt").mockReturnValue("Admin");
     const form = document.querySelector("form")!;
-    expect(approvalBody(form, "Ada Min")).toEqual({ role: 1, confirmRole: "Admin" });
-    expect(confirm).toHaveBeenCalledWith("Approve account for Ada Min?");
-    expect(prompt.mock.calls[0][0]).toContain("asked for the Admin role: all six modules");
-    prompt.mockReturnValue(null);
-    expect(approvalBody(form, "Ada Min")).toBeNull();
+    const answer = confirmApproval(form, "Ada Min");
+    let dialog = await question();
+    expect(dialog.textContent).toContain("Approve account for Ada Min?");
+    press(dialog, "yes");
+    dialog = await waitFor(() => {
+      const next = document.getElementById("confirm-dialog")!;
+      expect(next.textContent).toContain("asked for the Admin role: all six modules");
+      return next as HTMLDialogElement;
+    });
+    const box = dialog.querySelector<HTMLInputElement>("input")!;
+    fireEvent.change(box, { target: { value: "admn" } });
+    press(dialog, "yes");
+    expect(dialog.textContent).toContain('Type "Admin" to go on.'); // stays open, says why
+    fireEvent.change(box, { target: { value: "Admin" } });
+    press(dialog, "yes");
+    expect(await answer).toBe(true);
+    expect(form.querySelector<HTMLInputElement>("[data-confirm-role]")!.value).toBe("Admin");
   });
 
-  it("approves with another role without the second question", () => {
+  it("approves with another role without the second question; Cancel is a no", async () => {
     document.body.innerHTML = ADMIN_REQUEST;
-    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
-    const prompt = vi.spyOn(window, "prompt");
-    prompt.mockClear();
     const form = document.querySelector("form")!;
     form.querySelector("select")!.value = "3";
-    expect(approvalBody(form, "Ada Min")).toEqual({ role: 3 });
-    expect(confirm).toHaveBeenCalledWith("Approve account for Ada Min as Operator?");
-    expect(prompt).not.toHaveBeenCalled();
+    let answer = confirmApproval(form, "Ada Min");
+    const dialog = await question();
+    expect(dialog.textContent).toContain("Approve account for Ada Min as Operator?");
+    press(dialog, "yes");
+    expect(await answer).toBe(true);
+    expect(document.getElementById("confirm-dialog")).toBeNull();
+    answer = confirmApproval(form, "Ada Min");
+    press(await question(), "cancel");
+    expect(await answer).toBe(false);
   });
 });
 
 describe("AdminConsole row actions", () => {
-  it("approves after the confirmation, alerts, drops the badge and reloads the list", async () => {
-    document.body.innerHTML = PENDING_PAGE;
-    const calls = stubFetch(() => [200, { success: true, message: "Account approved" }]);
-    const confirm = vi.spyOn(window, "confirm").mockReturnValue(true);
-    const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
-    const reload = vi.fn();
-    render(<AdminConsole {...PROPS} reload={reload} />, {
+  function mount() {
+    const send = vi.fn();
+    render(<AdminConsole {...PROPS} send={send} />, {
       container: document.body.appendChild(document.createElement("div")),
     });
+    return send;
+  }
+
+  it("approves after the styled confirmation by posting the row's form, marked confirmed", async () => {
+    document.body.innerHTML = PENDING_PAGE;
+    const send = mount();
     expect((document.querySelector("[data-noscript-reason]") as HTMLElement).hidden).toBe(true);
-    await act(async () => {
-      fireEvent.submit(document.querySelector("[data-admin-approve]")!);
-    });
-    await waitFor(() => expect(reload).toHaveBeenCalled());
-    expect(confirm).toHaveBeenCalledWith("Approve account for Pia One?");
-    expect(calls).toEqual([{ url: "/api/admin/pending-accounts/11/approve", method: "POST", body: {} }]);
-    expect(alert).toHaveBeenCalledWith("Account approved");
-    expect(document.getElementById("pending-badge")!.textContent).toBe("1");
-    expect(document.querySelector("tbody")!.textContent).toBe("Loading pending accounts...");
+    const form = document.querySelector<HTMLFormElement>("[data-admin-approve]")!;
+    fireEvent.submit(form);
+    const dialog = await question();
+    expect(dialog.getAttribute("aria-labelledby")).toBe("confirm-dialog-title");
+    expect(dialog.getAttribute("aria-describedby")).toBe("confirm-dialog-message");
+    expect(document.getElementById("confirm-dialog-message")!.textContent).toBe(
+      "Approve account for Pia One?",
+    );
+    press(dialog, "yes");
+    await waitFor(() => expect(send).toHaveBeenCalledWith(form));
+    expect(form.querySelector<HTMLInputElement>("input[name=confirmed]")!.value).toBe("1");
   });
 
-  it("rejects with the prompted reason; cancelling the prompt sends nothing; failures alert", async () => {
+  it("rejects with the reason typed in the dialog; Cancel sends nothing", async () => {
     document.body.innerHTML = PENDING_PAGE;
-    let status = 200;
-    const calls = stubFetch(() => (status === 200 ? [200, { success: true }] : [status, {}]));
-    vi.spyOn(window, "confirm").mockReturnValue(true);
-    const prompt = vi.spyOn(window, "prompt").mockReturnValueOnce(null).mockReturnValue("Not a resident");
-    const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
-    const reload = vi.fn();
-    render(<AdminConsole {...PROPS} reload={reload} />, {
-      container: document.body.appendChild(document.createElement("div")),
-    });
-    const form = document.querySelector("[data-admin-reject]")!;
+    const send = mount();
+    const form = document.querySelector<HTMLFormElement>("[data-admin-reject]")!;
+    fireEvent.submit(form);
+    press(await question(), "cancel");
+    await waitFor(() => expect(document.getElementById("confirm-dialog")).toBeNull());
+    expect(send).not.toHaveBeenCalled();
+    fireEvent.submit(form);
+    const dialog = await question();
+    expect(dialog.textContent).toContain("Reject account for Pia One?");
+    fireEvent.change(dialog.querySelector("input")!, { target: { value: "Not a resident" } });
+    press(dialog, "yes");
+    await waitFor(() => expect(send).toHaveBeenCalledWith(form));
+    expect(form.querySelector<HTMLInputElement>("input[name=reason]")!.value).toBe("Not a resident");
+  });
+
+  it("asks before Disable; Escape cancels", async () => {
+    document.body.innerHTML = PENDING_PAGE;
+    const send = mount();
+    const form = document.querySelector<HTMLFormElement>("[data-admin-toggle]")!;
+    fireEvent.submit(form);
+    const dialog = await question();
+    expect(dialog.textContent).toContain("Disable account for Pedro Reyes? They will be signed out.");
     await act(async () => {
-      fireEvent.submit(form);
+      dialog.dispatchEvent(new Event("cancel", { cancelable: true }));
     });
-    expect(prompt).toHaveBeenCalledWith("Reason for rejection (optional)");
-    expect(calls).toEqual([]);
-    status = 409;
-    await act(async () => {
-      fireEvent.submit(form);
-    });
-    await waitFor(() => expect(alert).toHaveBeenCalledWith("Reject failed"));
-    expect(calls[0]).toEqual({
-      url: "/api/admin/pending-accounts/11/reject",
-      method: "POST",
-      body: { reason: "Not a resident" },
-    });
-    expect(reload).not.toHaveBeenCalled();
-    status = 200;
-    await act(async () => {
-      fireEvent.submit(form);
-    });
-    await waitFor(() => expect(alert).toHaveBeenCalledWith("Account rejected"));
-    expect(reload).toHaveBeenCalled();
+    expect(document.getElementById("confirm-dialog")).toBeNull();
+    expect(send).not.toHaveBeenCalled();
   });
 });

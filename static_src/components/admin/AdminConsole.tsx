@@ -1,13 +1,14 @@
 /**
  * Enhances the server-rendered /admin page: opens the create/edit modal instead of following the
- * links, and does Disable/Enable, approve and reject through /api/admin with spec section 8's
- * confirmations and alerts, then reloads the list. Without JavaScript the links and forms work on
- * their own.
+ * links, and asks spec section 8's confirmations for Disable, approve and reject in the styled
+ * dialog (lib/confirm.ts) before posting the row's form, so the result (flash, Undo) is the one
+ * the page shows without JavaScript.
  */
 import { useCallback, useEffect, useState } from "react";
 import { api, errorText } from "../../lib/api";
 import { AccountModal } from "./AccountModal";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
+import { ask, askText, flash, markConfirmed } from "../../lib/confirm";
 import { t } from "../../lib/i18n";
 
 type ModalState = { mode: "create" } | { mode: "edit"; account: AdminAccount; audit: AuditItem[] } | null;
@@ -35,13 +36,11 @@ export function reloadList(from: Element | null, reload: () => void = reloadPage
 const ADMIN_ROLE = 1;
 
 /**
- * The approve call's body from the row's form: the role chosen under "Approve as" (the one asked
- * for by default). Admin needs a second confirmation naming the role; null when cancelled.
+ * Asks in the styled dialog before approving the row's account with the role chosen under
+ * "Approve as" (the one asked for by default); Admin needs the role typed as a second
+ * confirmation, written into the form's "type Admin" box. False when cancelled.
  */
-export function approvalBody(
-  form: HTMLFormElement,
-  name: string,
-): { role?: number; confirmRole?: string } | null {
+export async function confirmApproval(form: HTMLFormElement, name: string): Promise<boolean> {
   const select = form.querySelector<HTMLSelectElement>("select[data-approve-role]");
   const role = select ? Number(select.value) : Number(form.dataset.requestedRole ?? 0);
   const roleName = select?.selectedOptions[0]?.textContent?.trim() ?? "";
@@ -50,36 +49,50 @@ export function approvalBody(
     role && role !== asked
       ? t("Approve account for {name} as {role}?", { name, role: roleName })
       : t("Approve account for {name}?", { name });
-  if (!window.confirm(question)) return null;
-  if (role !== ADMIN_ROLE) return role ? { role } : {};
-  const typed = form.querySelector<HTMLInputElement>("input[data-confirm-role]")?.value.trim() ?? "";
-  const confirmRole =
-    typed.toLowerCase() === "admin"
-      ? typed
-      : window.prompt(
-          t(
-            '{name} asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
-            { name },
-          ),
-        );
-  if (confirmRole === null) return null;
-  return { role, confirmRole };
+  if (!(await ask(question, { title: t("Approve account"), confirmLabel: t("Approve") }))) return false;
+  if (role !== ADMIN_ROLE) return true;
+  const box = form.querySelector<HTMLInputElement>("input[data-confirm-role]");
+  if (box?.value.trim().toLowerCase() === "admin") return true;
+  const typed = await askText(
+    t(
+      '{name} asked for the Admin role: all six modules, including account administration. Type "Admin" to approve as an administrator.',
+      { name },
+    ),
+    {
+      title: t("Approve as Admin"),
+      confirmLabel: t("Approve"),
+      danger: true,
+      field: { label: t("To approve as Admin, type Admin"), mustBe: "Admin", maxLength: 50 },
+    },
+  );
+  if (typed === null) return false;
+  if (box) box.value = typed;
+  else addField(form, "confirm_role", typed);
+  return true;
 }
 
-function dropBadge(): void {
-  const badge = document.getElementById("pending-badge");
-  if (!badge) return;
-  const count = Math.max(0, Number(badge.dataset.count ?? badge.textContent ?? "0") - 1);
-  badge.dataset.count = String(count);
-  badge.textContent = String(count);
+function addField(form: HTMLFormElement, name: string, value: string): void {
+  const input = document.createElement("input");
+  input.type = "hidden";
+  input.name = name;
+  input.value = value;
+  form.append(input);
+}
+
+/** Posts the row's form as the page would without JavaScript: the server flashes the result
+ * (and offers Undo) on the list it answers with. */
+function postForm(form: HTMLFormElement): void {
+  form.submit();
 }
 
 export interface AdminConsoleProps extends AdminProps {
   /** Fetches the page again (the list, the badge); tests pass a spy. */
   reload?: () => void;
+  /** Posts a row's form once confirmed (the browser's own submit); tests pass a spy. */
+  send?: (form: HTMLFormElement) => void;
 }
 
-export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProps) {
+export function AdminConsole({ reload = reloadPage, send = postForm, ...props }: AdminConsoleProps) {
   const [modal, setModal] = useState<ModalState>(null);
 
   const openEdit = useCallback(async (id: string) => {
@@ -87,13 +100,13 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       const res = await api.get<{ user: AdminAccount; audit?: AuditItem[] }>(`/api/admin/${id}`);
       setModal({ mode: "edit", account: res.user, audit: res.audit ?? [] });
     } catch (err) {
-      window.alert(errorText(err, t("Failed to load accounts")));
+      flash(errorText(err, t("Failed to load accounts")), "error");
     }
   }, []);
 
   useEffect(() => {
     for (const input of document.querySelectorAll<HTMLElement>("[data-noscript-reason]")) {
-      input.hidden = true; // the prompt asks for the reason instead
+      input.hidden = true; // the dialog asks for the reason instead
     }
 
     const onClick = (event: MouseEvent) => {
@@ -111,55 +124,45 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       }
     };
 
+    // Row actions ask in the styled dialog, then post the row's own form: the answer is the same
+    // page, flash and Undo as without JavaScript.
     const onSubmit = async (event: SubmitEvent) => {
       const form = event.target as HTMLFormElement;
       const { adminToggle, adminApprove, adminReject, name = "" } = form.dataset;
       if (adminToggle === undefined && adminApprove === undefined && adminReject === undefined) return;
       event.preventDefault();
       if (form.dataset.busy) return;
-      const buttons = form.querySelectorAll("button");
-      const run = async (call: () => Promise<unknown>, fallback: string, success?: string) => {
-        form.dataset.busy = "1";
-        buttons.forEach((b) => (b.disabled = true));
-        try {
-          await call();
-        } catch (err) {
-          window.alert(errorText(err, fallback));
-          delete form.dataset.busy;
-          buttons.forEach((b) => (b.disabled = false));
-          return;
-        }
-        if (success) window.alert(success);
-        if (adminToggle === undefined) dropBadge();
-        reloadList(form, reload);
-      };
+      let go = true;
       if (adminToggle !== undefined) {
-        const isActive = form.dataset.active === "1";
         // Disabling signs the person out everywhere: ask first; Enable reverses it.
-        if (!isActive && !window.confirm(t("Disable account for {name}? They will be signed out.", { name })))
-          return;
-        await run(
-          () => api.patch(`/api/admin/${adminToggle}/active`, { isActive }),
-          t("Toggle active failed"),
-        );
+        if (form.dataset.active !== "1") {
+          go = await ask(t("Disable account for {name}? They will be signed out.", { name }), {
+            title: t("Disable account"),
+            confirmLabel: t("Disable"),
+            danger: true,
+          });
+        }
       } else if (adminApprove !== undefined) {
-        const body = approvalBody(form, name);
-        if (body === null) return;
-        await run(
-          () => api.post(`/api/admin/pending-accounts/${adminApprove}/approve`, body),
-          t("Approve failed"),
-          t("Account approved"),
-        );
-      } else if (adminReject !== undefined) {
-        if (!window.confirm(t("Reject account for {name}?", { name }))) return;
-        const reason = window.prompt(t("Reason for rejection (optional)"));
-        if (reason === null) return;
-        await run(
-          () => api.post(`/api/admin/pending-accounts/${adminReject}/reject`, { reason }),
-          t("Reject failed"),
-          t("Account rejected"),
-        );
+        go = await confirmApproval(form, name);
+      } else {
+        const reason = await askText(t("Reject account for {name}?", { name }), {
+          title: t("Reject account"),
+          confirmLabel: t("Reject"),
+          danger: true,
+          field: { label: t("Reason for rejection (optional)"), maxLength: 500 },
+        });
+        go = reason !== null;
+        const box = form.querySelector<HTMLInputElement>("input[name=reason]");
+        if (reason !== null) {
+          if (box) box.value = reason;
+          else addField(form, "reason", reason);
+        }
       }
+      if (!go) return;
+      markConfirmed(form);
+      form.dataset.busy = "1";
+      form.querySelectorAll("button").forEach((b) => (b.disabled = true));
+      send(form);
     };
 
     const onChange = (event: Event) => {
@@ -175,7 +178,7 @@ export function AdminConsole({ reload = reloadPage, ...props }: AdminConsoleProp
       document.removeEventListener("submit", onSubmit);
       document.removeEventListener("change", onChange);
     };
-  }, [openEdit, reload]);
+  }, [openEdit, send]);
 
   const close = useCallback(() => setModal(null), []);
 

@@ -71,15 +71,19 @@ function PasswordInput(props: {
   shown: boolean;
   onChange: (v: string) => void;
   onToggle: () => void;
+  /** A field error shown beside the box (e.g. the passwords do not match). */
+  error?: string;
 }) {
   return (
-    <Field id={props.id} label={props.label}>
+    <Field id={props.id} label={props.label} error={props.error}>
       <div className="input-group">
         <input
           id={props.id}
           type={props.shown ? "text" : "password"}
           autoComplete="new-password"
           maxLength={256}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? `${props.id}-error` : undefined}
           value={props.value}
           onChange={(e) => props.onChange(e.target.value)}
         />
@@ -107,6 +111,7 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
   const [showConfirm, setShowConfirm] = useState(false);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState("");
+  const [confirmError, setConfirmError] = useState("");
   const [info, setInfo] = useState("");
 
   function resetAll() {
@@ -191,7 +196,8 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
       return;
     }
     if (newPassword !== confirm) {
-      window.alert(t("Passwords do not match"));
+      setConfirmError(t("Passwords do not match"));
+      document.getElementById("fp-confirm")?.focus();
       return;
     }
     setLoading(true);
@@ -288,7 +294,11 @@ export function ForgotPassword({ host }: { host?: HTMLElement }) {
             hideLabel={t("Hide confirm password")}
             value={confirm}
             shown={showConfirm}
-            onChange={setConfirm}
+            error={confirmError}
+            onChange={(value) => {
+              setConfirm(value);
+              setConfirmError("");
+            }}
             onToggle={() => setShowConfirm((s) => !s)}
           />
           <PasswordChecks password={newPassword} confirm={confirm} />

@@ -16,9 +16,7 @@ afterEach(() => {
 describe("resendVerification", () => {
   it("asks for an address before it calls the server", async () => {
     const fetch = answer(200, {});
-    const alert = vi.spyOn(window, "alert").mockImplementation(() => {});
-    expect(await resendVerification("")).toBeNull();
-    expect(alert).toHaveBeenCalledWith("Email address is required to resend verification");
+    await expect(resendVerification("")).rejects.toThrow("Email address is required to resend verification");
     expect(fetch).not.toHaveBeenCalled();
   });
 

@@ -1,6 +1,7 @@
 /**
  * The set-password form (plain TypeScript): the /set-password form's show/hide toggles,
- * 'Passwords match' indicator, five-segment meter and five-rule checklist (as the reset step).
+ * 'Passwords match' indicator, five-segment meter and five-rule checklist (as the reset step);
+ * a submit with different passwords is stopped with the error beside the confirm field.
  */
 import {
   passwordRuleMessage,
@@ -11,6 +12,7 @@ import {
   strengthScore,
 } from "./password";
 import { setupPasswordToggles } from "./toggle";
+import { showFieldError } from "../../lib/fielderrors";
 import { t } from "../../lib/i18n";
 
 /** Sets up the /set-password form `el`: toggles, match indicator, meter, checklist, submit checks. */
@@ -46,7 +48,7 @@ export function enhanceSetPassword(el: HTMLElement): void {
       error.hidden = false;
     } else if (password.value !== confirm.value) {
       event.preventDefault();
-      window.alert(t("Passwords do not match"));
+      showFieldError(confirm, t("Passwords do not match"));
     }
   });
   refresh();

@@ -1,11 +1,21 @@
 /**
  * The pending-approval page (plain TypeScript): /pending-approval's check-status (spec section 4):
- * active -> alert, /login; email_pending -> alert, /email-verification; else alert the message.
+ * active -> the message in the page's flash, then /login; email_pending -> the message, then
+ * /email-verification; else the message. The flash carries the link for those who go at once.
  */
 import { api, errorText } from "../../lib/api";
 import { followHandoff } from "./handoff";
 import { usernameFromEmail } from "./signup";
+import { flash } from "../../lib/confirm";
 import { t } from "../../lib/i18n";
+
+/** How long the approved/verify message shows before the next page loads by itself. */
+const FOLLOW_MS = 2500;
+
+function followAfter(message: string, href: string, label: string): void {
+  flash(message, "success", document, { href, label });
+  window.setTimeout(() => window.location.assign(href), FOLLOW_MS);
+}
 
 interface StatusResponse {
   status?: string;
@@ -28,25 +38,31 @@ export function enhancePending(el: HTMLElement, props: PendingProps): void {
     event.preventDefault();
     const username = props.username || (email ? usernameFromEmail(email) : "");
     if (!username) {
-      window.alert(t("Username or email is required to check status"));
+      flash(t("Username or email is required to check status"), "error");
       return;
     }
     button.disabled = true;
     try {
       const res = await api.get<StatusResponse>(`/api/auth/check-status/${encodeURIComponent(username)}`);
       if (res?.status === "active") {
-        window.alert(res.message || t("Your account has been approved. You can now sign in."));
-        window.location.assign(props.signInUrl || "/login");
+        followAfter(
+          res.message || t("Your account has been approved. You can now sign in."),
+          props.signInUrl || "/login",
+          t("Sign in"),
+        );
         return;
       }
       if (res?.status === "email_pending") {
-        window.alert(res.message || t("Please verify your email address first."));
-        window.location.assign("/email-verification?" + new URLSearchParams({ email, username }));
+        followAfter(
+          res.message || t("Please verify your email address first."),
+          "/email-verification?" + new URLSearchParams({ email, username }),
+          t("Verify email"),
+        );
         return;
       }
-      window.alert(res?.message || res?.status || "");
+      flash(res?.message || res?.status || "", "info");
     } catch (err) {
-      window.alert(errorText(err, t("Error checking account status. Please try again later.")));
+      flash(errorText(err, t("Error checking account status. Please try again later.")), "error");
     }
     button.disabled = false;
   });

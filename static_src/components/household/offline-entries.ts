@@ -5,6 +5,7 @@
  * Record waste and the Maintenance page's Add Remark use it; with signal their forms post as
  * without JavaScript.
  */
+import { ask } from "../../lib/confirm";
 import { closeDialog, openDialog } from "../../lib/dialog";
 import { formatNumber, t } from "../../lib/i18n";
 import { allEntries, dropEntry, type Entry, newKey, putEntry, renderQueue, syncAll } from "./offline-queue";
@@ -49,7 +50,11 @@ export function guardSignOut(): void {
           "{count} entries have not been sent. Signing out deletes them from this phone. Sign out anyway?",
           { count: formatNumber(unsent) },
         );
-        if (unsent && !window.confirm(message)) return;
+        if (
+          unsent &&
+          !(await ask(message, { title: t("Sign out"), confirmLabel: t("Sign out"), danger: true }))
+        )
+          return;
         await forgetEverything();
         cleared = true;
         form.requestSubmit();
@@ -179,14 +184,14 @@ export function offlineRecordWaste(root: Document): void {
     const copy = blank.content.querySelector("dialog");
     const dialog = copy ? root.importNode(copy, true) : null; // the page's own node, not the template's
     if (!(dialog instanceof HTMLDialogElement)) return;
-    const cells = row.querySelectorAll("td");
-    const fill = (selector: string, cell: number) => {
+    // The row names its member in data attributes, so the copy does not depend on column order.
+    const fill = (selector: string, value: string | undefined) => {
       const el = dialog.querySelector(selector);
-      if (el) el.textContent = cells[cell]?.textContent?.trim() ?? "";
+      if (el) el.textContent = value ?? "";
     };
-    fill("[data-member-name]", 1);
-    fill("[data-member-barangay]", 2);
-    fill("#record-waste-points", 3);
+    fill("[data-member-name]", row.dataset.memberName);
+    fill("[data-member-barangay]", row.dataset.memberBarangay);
+    fill("#record-waste-points", row.dataset.memberPoints);
     const form = dialog.querySelector<HTMLFormElement>("form[action*='/waste']");
     const action = form?.getAttribute("action") ?? "";
     form?.setAttribute("action", action.replace(/\/members\/0\/waste$/, `/members/${memberId}/waste`));

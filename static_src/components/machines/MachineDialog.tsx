@@ -1,6 +1,12 @@
-/** The Add Machine and Edit Machine dialogs of the Machines tab (spec sections 2 and 8): one form. */
+/**
+ * The Add Machine and Edit Machine dialogs of the Machines tab (spec sections 2 and 8): one form.
+ * Adding asks for a name; once saved the dialog offers "Issue device key", a form posting to the
+ * machine's device page, which shows the key once with the controller's settings. Results and
+ * refusals show in the page's flash or beside the field, never in a browser popup.
+ */
 import { useState, type FormEvent } from "react";
-import { api, errorText } from "../../lib/api";
+import { api, ApiError, errorText } from "../../lib/api";
+import { flash, type FlashKind } from "../../lib/confirm";
 import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import { type AreaOption, type Machine, type StatusOption } from "./types";
@@ -12,22 +18,28 @@ function today(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
+}
+
 export interface ModalProps {
   areas: AreaOption[];
   onClose: () => void;
   onSaved: () => void;
-  alert?: (message: string) => void;
+  /** Says a result in the page (the flash by default); tests pass a spy. */
+  notify?: (message: string, kind?: FlashKind) => void;
 }
 
-/** Add (no `machine`: area and start date) or edit (`machine`: name, area and status). */
+/** Add (no `machine`: name, area and start date) or edit (`machine`: name, area and status). */
 export function MachineDialog({
   machine,
   statuses = [],
   areas,
   onClose,
   onSaved,
-  alert = window.alert,
-}: ModalProps & { machine?: Machine; statuses?: StatusOption[] }) {
+  notify = (message, kind) => void flash(message, kind),
+  offerKey = false,
+}: ModalProps & { machine?: Machine; statuses?: StatusOption[]; offerKey?: boolean }) {
   const editing = machine !== undefined;
   const id = editing ? "machine-edit" : "machine-add";
   const [name, setName] = useState(machine?.Name ?? "");
@@ -35,11 +47,18 @@ export function MachineDialog({
   const [startDate, setStartDate] = useState(today());
   const [status, setStatus] = useState(machine?.status_id == null ? "" : String(machine.status_id));
   const [busy, setBusy] = useState(false);
+  const [nameError, setNameError] = useState("");
+  const [error, setError] = useState("");
+  const [created, setCreated] = useState<Machine | null>(null);
 
-  async function save(): Promise<void> {
+  async function save(): Promise<Machine | null> {
     if (!machine) {
-      await api.post("/api/machines", { areaId: Number(areaId) }); // the create form sends no status
-      return;
+      // The create form sends no status.
+      const res = await api.post<{ data?: Machine }>("/api/machines", {
+        areaId: Number(areaId),
+        name: name.trim(),
+      });
+      return res?.data ?? null;
     }
     // A blank name keeps the old one (spec section 5); an empty status clears it.
     await api.put(`/api/machines/${machine.machine_id}`, {
@@ -47,25 +66,61 @@ export function MachineDialog({
       areaId: Number(areaId),
       status: status === "" ? null : Number(status),
     });
+    return null;
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    setError("");
+    if (!editing && name.trim() === "") {
+      setNameError(t("Machine Name is required."));
+      document.getElementById(`${id}-name`)?.focus();
+      return;
+    }
     if (!areaId || (!editing && !startDate)) return;
     setBusy(true);
     try {
-      await save();
-      alert(editing ? t("Machine updated successfully!") : t("Machine created successfully!"));
-      onSaved();
+      const saved = await save();
+      if (saved && offerKey) {
+        setCreated(saved); // the next step: its device key
+        setBusy(false);
+      } else {
+        notify(editing ? t("Machine updated successfully!") : t("Machine created successfully!"), "success");
+        onSaved();
+      }
     } catch (err) {
       const reason = errorText(err, t("Unknown error"), { showStatus: true });
-      alert(
-        editing
-          ? t("Failed to update machine: {reason}", { reason })
-          : t("Failed to create machine: {reason}", { reason }),
-      );
+      const field = err instanceof ApiError ? (err.payload as { field?: string } | null)?.field : undefined;
+      if (field === "name" || field === "Name") setNameError(reason);
+      else
+        setError(
+          editing
+            ? t("Failed to update machine: {reason}", { reason })
+            : t("Failed to create machine: {reason}", { reason }),
+        );
       setBusy(false);
     }
+  }
+
+  if (created) {
+    return (
+      <Dialog id="machine-created" title={t("Machine added")} onClose={onSaved}>
+        <p className="banner banner--success" role="status">
+          {t("Machine {name} created. Issue its device key to connect it.", { name: created.Name })}
+        </p>
+        <form method="post" action={`/sibol-machines/machines/${created.machine_id}/device-key`}>
+          <input type="hidden" name="csrf_token" value={csrfToken()} />
+          <div className="modal__actions">
+            <button type="button" className="btn" onClick={onSaved}>
+              {t("Done")}
+            </button>
+            <button type="submit" className="btn btn--primary" id="issue-device-key">
+              {t("Issue device key")}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    );
   }
 
   return (
@@ -74,17 +129,27 @@ export function MachineDialog({
       title={machine ? t("Edit Machine #{id}", { id: machine.machine_id }) : t("Add Machine")}
       onClose={onClose}
     >
-      <form onSubmit={submit}>
-        {editing && (
-          <Field id="machine-edit-name" label={t("Machine Name")} required>
-            <input
-              id="machine-edit-name"
-              maxLength={100}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </Field>
+      <form onSubmit={submit} noValidate>
+        {error && (
+          <p className="banner banner--error" role="alert">
+            {error}
+          </p>
         )}
+        <Field id={`${id}-name`} label={t("Machine Name")} required error={nameError}>
+          <input
+            id={`${id}-name`}
+            maxLength={100}
+            required={!editing}
+            autoComplete="off"
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? `${id}-name-error` : undefined}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError("");
+            }}
+          />
+        </Field>
         <Field id={`${id}-area`} label={t("Area")} required>
           <select id={`${id}-area`} required value={areaId} onChange={(e) => setAreaId(e.target.value)}>
             {editing && !areas.some((a) => String(a.Area_id) === areaId) && (

@@ -44,7 +44,18 @@ function stubServer(fail?: { status: number; body: unknown }): Call[] {
         if (fail) return json(fail.body, fail.status);
         return json({ data: MACHINES, total: 2, page: 1, per_page: 10 });
       }
-      if (url === "/api/machines" || url.startsWith("/api/machines/")) return json({ success: true });
+      if (url === "/api/machines" && init.method === "POST") {
+        const sent = JSON.parse(String(init.body)) as { name: string; areaId: number };
+        const data = {
+          machine_id: 9,
+          Name: sent.name,
+          Area_id: sent.areaId,
+          Area_Name: null,
+          status_id: null,
+        };
+        return json({ success: true, data }, 201);
+      }
+      if (url.startsWith("/api/machines/")) return json({ success: true });
       return json({}, 404);
     }),
   );
@@ -99,15 +110,15 @@ describe("MachinesTable", () => {
 
   it("edits: a blank name keeps the old one, No Status sends null, then reloads", async () => {
     const calls = stubServer();
-    const alert = vi.fn();
-    render(<MachinesTable q="" page={1} perPage={10} alert={alert} />);
+    const notify = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} notify={notify} />);
     await userEvent.click(await screen.findByRole("button", { name: "Edit machine #7" }));
     expect(screen.getByText("Edit Machine #7")).toBeTruthy();
     await userEvent.clear(screen.getByLabelText(/Machine Name/));
     await userEvent.selectOptions(screen.getByLabelText(/^Area/), "3");
     await userEvent.selectOptions(screen.getByLabelText("Status"), "");
     await userEvent.click(screen.getByRole("button", { name: "Update Machine" }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine updated successfully!"));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith("Machine updated successfully!", "success"));
     const put = calls.find((c) => c.method === "PUT");
     expect(put).toEqual({
       method: "PUT",
@@ -117,27 +128,50 @@ describe("MachinesTable", () => {
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith("/api/machines?")).length).toBe(2));
   });
 
-  it("adds through the toolbar button and reports a refusal", async () => {
+  it("adds a named machine, then offers its device key; a refusal shows in the dialog", async () => {
     const calls = stubServer();
     const button = document.createElement("a");
     document.body.append(button);
-    const alert = vi.fn();
-    render(<MachinesTable q="" page={1} perPage={10} alert={alert} addButton={button} />);
+    const notify = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} notify={notify} addButton={button} canIssueKeys />);
     await screen.findByText("Digester");
     button.click();
     await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
     await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith("Machine created successfully!"));
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ areaId: 2 });
+    // No name: said beside the field, nothing sent.
+    expect(screen.getByText("Machine Name is required.")).toBeTruthy();
+    expect(calls.find((c) => c.method === "POST")).toBeUndefined();
+    await userEvent.type(screen.getByLabelText(/Machine Name/), "  Purok 2 Digester ");
+    await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
+    const issue = await screen.findByRole("button", { name: "Issue device key" });
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ areaId: 2, name: "Purok 2 Digester" });
+    expect(issue.closest("form")!.getAttribute("action")).toBe("/sibol-machines/machines/9/device-key");
+    expect(screen.getByRole("status").textContent).toContain("created. Issue its device key");
+    await userEvent.click(screen.getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("button", { name: "Issue device key" })).toBeNull();
 
     vi.stubGlobal(
       "fetch",
       vi.fn(async () => new Response(JSON.stringify({ message: "Area not found." }), { status: 400 })),
     );
     button.click();
-    await userEvent.selectOptions(await screen.findByLabelText(/^Area/), "2");
+    await userEvent.type(await screen.findByLabelText(/Machine Name/), "Another");
+    await userEvent.selectOptions(screen.getByLabelText(/^Area/), "2");
     await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith("Failed to create machine: Area not found."));
+    expect((await screen.findByRole("alert")).textContent).toBe("Failed to create machine: Area not found.");
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it("tells those who issue no keys that the machine was created, in the flash", async () => {
+    stubServer();
+    const notify = vi.fn();
+    render(<MachinesTable q="" page={1} perPage={10} notify={notify} openAdd />);
+    await screen.findByRole("option", { name: "Purok 3" });
+    await userEvent.type(screen.getByLabelText(/Machine Name/), "Operator Digester");
+    await userEvent.selectOptions(screen.getByLabelText(/^Area/), "3");
+    await userEvent.click(screen.getByRole("button", { name: "Add Machine" }));
+    await waitFor(() => expect(notify).toHaveBeenCalledWith("Machine created successfully!", "success"));
+    expect(screen.queryByRole("button", { name: "Issue device key" })).toBeNull();
   });
 
   it("opens the add modal at once when the page asked for it (?add=1)", async () => {

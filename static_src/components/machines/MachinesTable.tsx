@@ -25,7 +25,10 @@ export interface MachinesTableProps {
   addButton?: HTMLElement | null;
   /** Open the add modal at once (the page was asked for ?add=1, e.g. from another tab). */
   openAdd?: boolean;
-  alert?: (message: string) => void;
+  /** Admin and Staff: after Add Machine the dialog offers the new machine's device key. */
+  canIssueKeys?: boolean;
+  /** Says a result in the page (the flash by default); tests pass a spy. */
+  notify?: (message: string) => void;
 }
 
 type Dialog = { kind: "add" } | { kind: "edit"; machine: Machine } | null;
@@ -43,7 +46,15 @@ function pageHref(page: number): string {
   return `${window.location.pathname}?${params.toString()}`;
 }
 
-export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: MachinesTableProps) {
+export function MachinesTable({
+  q,
+  page,
+  perPage,
+  addButton,
+  openAdd,
+  canIssueKeys = false,
+  notify,
+}: MachinesTableProps) {
   const [machines, setMachines] = useState<Machine[]>([]);
   const [total, setTotal] = useState(0);
   const [areas, setAreas] = useState<AreaOption[]>([]);
@@ -229,7 +240,8 @@ export function MachinesTable({ q, page, perPage, addButton, openAdd, alert }: M
           statuses={statuses}
           onClose={close}
           onSaved={saved}
-          alert={alert}
+          notify={notify}
+          offerKey={canIssueKeys}
         />
       )}
     </>
@@ -244,6 +256,7 @@ export function tableProps(props: Record<string, unknown>): MachinesTableProps {
     perPage: Number(props.perPage ?? 10) || 10,
     addButton: document.getElementById("machines-add"),
     openAdd: props.add === true,
+    canIssueKeys: props.canIssueKeys === true,
   };
 }
 
