@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from sibol.i18n.localtime import to_local
 from sibol.models import RoleId
 from tests.factories import make_account
 from tests.factories_admin import session_client
@@ -40,7 +41,8 @@ def test_analytics_cards_carry_svg_charts_with_axes_and_titles(app, client):
     energy = card_svg(html, "energy")
     assert energy.find(f"{SVG}title").text == "Energy produced"
     bars = [r.find(f"{SVG}title").text for r in energy.findall(f"{SVG}rect")]
-    label = hour.strftime("%b %d %H:00")
+    local = to_local(hour)  # the bars are the barangay's hours, dated in the one date style
+    label = f"{local:%b} {local.day}, {local.year} {local:%H}:00"
     assert bars[0] == f"{label}: 1 kWh" and bars[1].endswith(": 2 kWh")
     assert "kWh" in [t.text for t in energy.iter(f"{SVG}text")]  # the y axis label
     waste = card_svg(html, "waste-fed")
