@@ -105,6 +105,11 @@ def choose_in_switcher(browser, name: str, *, javascript: bool) -> None:
     switcher.find_element(By.TAG_NAME, "summary").click()
     select = browser.find_element(By.ID, "barangay-filter-select")
     assert select.is_displayed()
+    box = browser.execute_script(
+        "const r = document.querySelector('.context-switch__menu').getBoundingClientRect();"
+        "return [r.left, r.right, innerWidth, document.documentElement.scrollWidth]"
+    )
+    assert box[0] >= 0 and box[1] <= box[2] and box[3] <= box[2], f"the open switcher leaves the screen {box}"
     Select(select).select_by_visible_text(name)
     if not javascript:  # with JavaScript the choice submits itself
         switcher.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
