@@ -9,7 +9,7 @@ import { dashboardHandoff } from "../components/auth/handoff";
 import { wireLogout } from "../components/auth/logout";
 import { expireUndo, wireConfirmations } from "../lib/confirm";
 import { clearStaleErrors } from "../lib/fielderrors";
-import { wireAutosubmit } from "../lib/forms";
+import { wireAutosubmit, wireDropdowns } from "../lib/forms";
 import { whenReady } from "../lib/island";
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
@@ -19,4 +19,5 @@ whenReady(() => {
   expireUndo(document);
   wireLogout(document);
   wireAutosubmit(document);
+  wireDropdowns(document);
 });
