@@ -19,7 +19,8 @@ from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 from ..api.serializers import user_json
 from ..i18n.languages import N_
 from ..identity.access import PUBLIC, Access
-from ..web.links import redirect_target
+from ..web.home import home_url
+from ..web.links import client_base, redirect_target
 from . import service
 
 SESSION_KEY = "sibol_google"  # the identity Google vouched for, for a Google-mode sign-up
@@ -99,7 +100,9 @@ def outcome_response(outcome: service.GoogleOutcome, info: dict):
     if outcome.kind == "active" and account is not None:
         raw = service.start_session(account, with_token=True)
         fragment = {"token": raw or "", "user": json.dumps(user_json(account))}
-        return redirect(redirect_target("/dashboard", fragment=fragment))
+        # The spec's client opens /dashboard; our own pages open the role's home page.
+        landing = "/dashboard" if client_base() else home_url(account)
+        return redirect(redirect_target(landing, fragment=fragment))
     if outcome.kind == "pending" and account is not None:
         query = {"email": account.email, "username": account.username, "sso": "google"}
         return redirect(redirect_target("/pending-approval", query))

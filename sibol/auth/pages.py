@@ -23,6 +23,7 @@ from ..identity.passwords import (
     strength_label,
 )
 from ..inputs.fields import field_errors
+from ..web.home import home_url
 from ..web.links import sign_in_url
 from . import google, limits, recovery, service
 
@@ -38,10 +39,10 @@ def init_app(app: Flask) -> None:
 def _safe_next(target: str | None) -> str:
     """Only same-site paths: an open redirect would let a phishing link borrow our sign-in."""
     if not target:
-        return url_for("dashboard.index")
+        return home_url()  # the role's own home page
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return url_for("dashboard.index")
+        return home_url()
     return target
 
 
@@ -57,7 +58,7 @@ def _auth_failed():
 @public
 def login():
     if request.method == "GET" and current_user.is_authenticated:
-        return redirect(url_for("dashboard.index"))
+        return redirect(home_url())
     errors: dict[str, str] = {}
     typed = request.form.get("username", request.args.get("username", ""))
     username = typed[: service.LOGIN_MAX]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, redirect, url_for
+from flask import Blueprint, current_app, jsonify, redirect
 
 from ..api.openapi import build_openapi
 from ..identity.access import public
+from ..web.home import home_url
 from . import service
 
 bp = Blueprint("core", __name__)
@@ -14,7 +15,8 @@ bp = Blueprint("core", __name__)
 @bp.get("/")
 @public
 def index():
-    return redirect(url_for("auth.login"))
+    """The signed-in account's home page (sibol.web.home); the sign-in page for anyone else."""
+    return redirect(home_url())
 
 
 @bp.get("/healthz")

@@ -28,12 +28,16 @@ DATE_FORMAT = "%b %-d, %Y"  # strftime, for callers that pass their own format
 TIME_FORMAT = "%-I:%M %p"
 DATE_PATTERN = "MMM d, y"  # the same in Babel's (CLDR) notation, in the reader's language
 TIME_PATTERN = "h:mm a"
-# strftime formats templates pass to local_date, and the same in CLDR notation.
+LONG_DATE_PATTERN = "EEEE, MMMM d, y"  # a day named in full: "Thursday, November 26, 2026"
+MONTH_PATTERN = "MMMM y"
+# strftime formats templates pass to local_date, each mapped onto the console's one date style
+# (short, long or month) in CLDR notation, so every page, report and e-mail writes a date alike.
 CLDR_PATTERNS = {
     DATE_FORMAT: DATE_PATTERN,
-    "%A, %B %-d, %Y": "EEEE, MMMM d, y",
-    "%A, %d %B %Y": "EEEE, dd MMMM y",
-    "%b %d, %Y": "MMM dd, y",
+    "%b %d, %Y": DATE_PATTERN,
+    "%A, %B %-d, %Y": LONG_DATE_PATTERN,
+    "%A, %d %B %Y": LONG_DATE_PATTERN,
+    "%B %Y": MONTH_PATTERN,
     "%-d %b": "d MMM",  # a day in a compact line: "26 Nov"
 }
 
@@ -166,6 +170,17 @@ def local_datetime(value: datetime | None) -> str:
         return ""
     local = to_local(value)
     return f"{_format_date(local)} {_format_time(local.time())}"
+
+
+def local_period_start(value: datetime, unit: Literal["hour", "day", "month"]) -> datetime:
+    """The start of the local hour, day or month a stored instant falls in, as a naive local
+    datetime: charts and tables group readings by the barangay's calendar, not UTC's (in Manila a
+    reading at 23:30 UTC belongs to the next day)."""
+    local = to_local(value).replace(tzinfo=None, minute=0, second=0, microsecond=0)
+    if unit == "hour":
+        return local
+    local = local.replace(hour=0)
+    return local.replace(day=1) if unit == "month" else local
 
 
 def utc_start_of(day: date) -> datetime:

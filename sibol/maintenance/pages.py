@@ -19,7 +19,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..data.export import wants_csv
 from ..data.listing import last_page, page_args_lenient, query_url
 from ..errors import ServiceError
-from ..i18n.localtime import format_pattern, local_datetime, today
+from ..i18n.localtime import local_date, local_datetime, today
 from ..identity.access import module_required
 from ..inputs.fields import field_errors
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
@@ -59,7 +59,7 @@ def _url(
 
 
 def fmt_date(value: date | None) -> str:
-    return format_pattern(value, "MMM dd, y") if value else "—"
+    return local_date(value) if value else "—"
 
 
 def fmt_time(value: datetime | None) -> str:

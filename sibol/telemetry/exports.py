@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flask import Response
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..data.export import csv_response, stream_rows
+from ..i18n.localtime import time_zone_name
 from ..models import Machine
 from ..models.telemetry import Alert
 from . import alerts, panels
@@ -80,15 +82,20 @@ def readings_csv(machine_id: int, metric: str, bucket: str, points: Iterable[Poi
     return csv_response(f"machine-{machine_id}-{metric}-{bucket}", READING_HEADERS, points, shape)
 
 
-ANALYTICS_HEADERS = (
-    _l("Metric"),
-    _l("Unit"),
-    _l("Period (UTC)"),
-    _l("Min"),
-    _l("Average"),
-    _l("Max"),
-    _l("Readings"),
-)
+def analytics_headers() -> tuple:
+    """The columns, the period's naming the barangay's time zone its buckets follow."""
+    return (
+        _("Metric"),
+        _("Unit"),
+        _("Period (%(zone)s)", zone=time_zone_name()),
+        _("Min"),
+        _("Average"),
+        _("Max"),
+        _("Readings"),
+    )
+
+
+# ISO, as spreadsheets read them; local periods like the tab's.
 PERIOD_FORMATS = {"1h": "%Y-%m-%d %H:00", "1d": "%Y-%m-%d", "1mo": "%Y-%m"}
 
 
@@ -103,7 +110,7 @@ def analytics_csv(machine_id: int, range_key: str) -> Response:
         for period, lo, avg, hi, n in chart["rows"]
     ]
     return csv_response(
-        f"machine-{machine_id}-analytics-{range_key}", ANALYTICS_HEADERS, rows, lambda row: row
+        f"machine-{machine_id}-analytics-{range_key}", analytics_headers(), rows, lambda row: row
     )
 
 

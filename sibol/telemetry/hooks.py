@@ -8,6 +8,7 @@ whichever page, API or command made the change.
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import event, inspect, select
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..i18n.languages import N_
+from ..i18n.localtime import local_date
 from ..models import Account, Machine, ModuleId
 from ..models.machines import WasteContainer
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
@@ -116,7 +118,7 @@ def notify_overdue_maintenance(today: date) -> int:
             [assignee_id],
             "maintenance_overdue",
             later(N_("Maintenance request #%(n)s is past its due date"), n=number),
-            later(N_("It was due on %(date)s."), date=due.isoformat()),
+            later(N_("It was due on %(date)s."), date=partial(local_date, due)),
             f"/maintenance?request={number}",
             ref=ref,
         )

@@ -60,8 +60,9 @@ def module_holders(conn: Connection, module: int, barangay_id: int | None = None
 
 
 def later(message: str, **values: object) -> Callable[[], str]:
-    """A text written when a recipient's row is: `later(N_("Request #%(n)s ..."), n=7)`."""
-    return lambda: _(message, **values)
+    """A text written when a recipient's row is: `later(N_("Request #%(n)s ..."), n=7)`. A
+    callable value is called then too, in the reader's language (a date in its date style)."""
+    return lambda: _(message, **{k: v() if callable(v) else v for k, v in values.items()})
 
 
 def languages_of(conn: Connection, account_ids: list[int]) -> dict[int, str]:

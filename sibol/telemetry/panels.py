@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from datetime import datetime, timedelta
+from typing import Literal
 
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -13,7 +14,14 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n.labels import shown
 from ..i18n.languages import bound_gettext
-from ..i18n.localtime import format_pattern
+from ..i18n.localtime import (
+    DATE_PATTERN,
+    MONTH_PATTERN,
+    format_pattern,
+    local_period_start,
+    to_local,
+    utc_start_of,
+)
 from ..models import RoleId, utcnow
 from ..models.telemetry import METRICS, DeviceKey, Rollup
 from ..web import charts as svg_charts
@@ -147,25 +155,33 @@ def _tile_state(value: float | None, low: float, high: float, alert_open: bool) 
     return "none" if value is None else "ok"
 
 
+BUCKET_UNITS: dict[str, Literal["hour", "day", "month"]] = {"1h": "hour", "1d": "day", "1mo": "month"}
+
+
 def _bucket_key(ts: datetime, bucket: str) -> datetime:
-    if bucket == "1mo":
-        return ts.replace(day=1, hour=0, minute=0, second=0)
-    if bucket == "1d":
-        return rollups.day_start(ts)
-    return rollups.hour_start(ts)
+    """The local hour, day or month (naive, the barangay's clock) a stored UTC hour belongs to."""
+    return local_period_start(ts, BUCKET_UNITS[bucket])
+
+
+def range_start(span: timedelta, bucket: str) -> datetime:
+    """The stored (UTC) instant a range begins: the hour, or the start of the local day."""
+    now = utcnow()
+    if bucket == "1h":
+        return rollups.hour_start(now - span)
+    return utc_start_of(to_local(now - span).date())
 
 
 def analytics(machine_id: int, range_key: str) -> dict:
-    """Per-metric figures over the range, plus energy (kWh) and waste fed (kg) per bucket."""
+    """Per-metric figures over the range, plus energy (kWh) and waste fed (kg) per bucket.
+    Buckets follow the barangay's clock, so they are summed from the hourly rollups (a UTC
+    day's rollup would straddle two local days)."""
     label, span, bucket = RANGES[range_key]
-    now = utcnow()
-    start = rollups.hour_start(now - span) if bucket == "1h" else rollups.day_start(now - span)
-    period = "h" if bucket == "1h" else "d"
+    start = range_start(span, bucket)
     cells: dict[str, dict[datetime, list[float]]] = {}
     columns = [c for m in METRICS for c in Rollup.cells(m)]
     for row_start, *values in db.session.execute(
         select(Rollup.start, *columns).where(
-            Rollup.machine_id == machine_id, Rollup.period == period, Rollup.start >= start
+            Rollup.machine_id == machine_id, Rollup.period == "h", Rollup.start >= start
         )
     ):
         key = _bucket_key(row_start, bucket)
@@ -266,9 +282,10 @@ def _energy(machine_id: int, start: datetime, bucket: str) -> list[tuple[datetim
 
 
 def bucket_label(ts: datetime, bucket: str) -> str:
-    # In the reader's language: "Jan 05 14:00", "January 2026", "Jan 05, 2026".
+    """A local bucket in the reader's language, in the console's one date style:
+    "Jan 5, 2026 14:00", "January 2026", "Jan 5, 2026"."""
     if bucket == "1h":
-        return format_pattern(ts, "MMM dd HH:00")
+        return format_pattern(ts, f"{DATE_PATTERN} HH:00")
     if bucket == "1mo":
-        return format_pattern(ts, "MMMM y")
-    return format_pattern(ts, "MMM dd, y")
+        return format_pattern(ts, MONTH_PATTERN)
+    return format_pattern(ts, DATE_PATTERN)

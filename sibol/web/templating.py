@@ -15,6 +15,7 @@ from ..i18n.localtime import init_localtime, now
 from ..identity.permissions import can
 from ..models import MODULES, ModuleId
 from .assets import STATIC_DIR
+from .home import greeting, home_url
 from .links import sign_in_url
 from .presentation import init_presentation
 from .safe_actions import init_safe_actions
@@ -106,6 +107,8 @@ def init_templating(app: Flask) -> None:
         column_labels=column_labels,
         can=user_can,
         sign_in_url=sign_in_url,
+        home_url=home_url,
+        greeting=greeting,
     )
     app.context_processor(lambda: {"today": now()})  # the barangay's date and time
     init_presentation(app)

@@ -10,7 +10,7 @@ import { dashboardHandoff } from "../components/auth/handoff";
 import { wireLogout } from "../components/auth/logout";
 import { expireUndo, wireConfirmations } from "../lib/confirm";
 import { clearStaleErrors } from "../lib/fielderrors";
-import { wireAutosubmit, wireCopyButtons } from "../lib/forms";
+import { wireAutosubmit, wireCopyButtons, wireDropdowns } from "../lib/forms";
 import { whenReady } from "../lib/island";
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
@@ -21,4 +21,5 @@ whenReady(() => {
   wireLogout(document);
   wireAutosubmit(document);
   wireCopyButtons(document);
+  wireDropdowns(document);
 });

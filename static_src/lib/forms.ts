@@ -41,3 +41,22 @@ export function wireCopyButtons(doc: Document = document): void {
     });
   }
 }
+
+/**
+ * `<details data-dropdown>` menus (the City Admin's barangay switcher) close on Escape, giving
+ * focus back to their summary, and when a click lands outside them; without JavaScript the
+ * summary closes them.
+ */
+export function wireDropdowns(root: Document = document): void {
+  const open = () => [...root.querySelectorAll<HTMLDetailsElement>("details[data-dropdown][open]")];
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    for (const menu of open()) {
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    }
+  });
+  root.addEventListener("click", (event) => {
+    for (const menu of open()) if (!menu.contains(event.target as Node)) menu.open = false;
+  });
+}

@@ -4,10 +4,12 @@ metric's averages as a line), readable without JavaScript, beside their tables."
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from xml.etree import ElementTree
 
 import pytest
 
+from sibol.i18n.localtime import to_local
 from sibol.models import RoleId
 from tests.factories import make_account
 from tests.factories_admin import session_client
@@ -40,7 +42,8 @@ def test_analytics_cards_carry_svg_charts_with_axes_and_titles(app, client):
     energy = card_svg(html, "energy")
     assert energy.find(f"{SVG}title").text == "Energy produced"
     bars = [r.find(f"{SVG}title").text for r in energy.findall(f"{SVG}rect")]
-    label = hour.strftime("%b %d %H:00")
+    local = to_local(hour)  # the bars are the barangay's hours, dated in the one date style
+    label = f"{local:%b} {local.day}, {local.year} {local:%H}:00"
     assert bars[0] == f"{label}: 1 kWh" and bars[1].endswith(": 2 kWh")
     assert "kWh" in [t.text for t in energy.iter(f"{SVG}text")]  # the y axis label
     waste = card_svg(html, "waste-fed")
@@ -49,3 +52,29 @@ def test_analytics_cards_carry_svg_charts_with_axes_and_titles(app, client):
     assert ph.find(f"{SVG}title").text.startswith("pH")
     assert ph.findall(f"{SVG}polyline") and ph.find(f"{SVG}desc").text == "The figures are in the table."
     assert '">7.1</td>' in html  # the table stays
+
+
+def test_analytics_days_follow_the_barangays_clock(app, client):
+    """Two readings a few hours apart on one UTC day, either side of Manila's midnight (16:00
+    UTC), fall on two local days; the tab names the zone and never says UTC."""
+    staff = make_account(role=RoleId.STAFF)
+    machine, key = keyed_machine()
+    midnight_manila = datetime.now(UTC).replace(hour=16, minute=0, second=0, microsecond=0)
+    if midnight_manila > datetime.now(UTC) - timedelta(hours=2):
+        midnight_manila -= timedelta(days=1)
+    readings = [
+        {"ts": (midnight_manila - timedelta(minutes=30)).isoformat(), **healthy(ph=6.0)},
+        {"ts": (midnight_manila + timedelta(minutes=30)).isoformat(), **healthy(ph=8.0)},
+    ]
+    assert client.post("/api/telemetry", json={"readings": readings}, headers=device(key)).status_code == 202
+    html = session_client(app, staff).get(f"/sibol-machines?tab=analytics&machine={machine.id}&range=7d")
+    html = html.get_data(as_text=True)
+    assert "Days by the barangay's clock (Asia/Manila)." in html and "UTC" not in html
+    ph = html[html.index('id="metric-ph"') :]
+    ph = ph[: ph.index("</details>")]
+    before, after = to_local(midnight_manila - timedelta(minutes=30)), to_local(midnight_manila)
+    for day, value in ((before, "6"), (after, "8")):
+        label = f"{day:%b} {day.day}, {day.year}"
+        assert re.search(
+            rf"<t[dh][^>]*>{label}</t[dh]><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>1</td>", ph
+        ), label

@@ -11,6 +11,7 @@ import pytest
 
 from sibol.extensions import db
 from sibol.household import rewards as reward_service
+from sibol.i18n.localtime import to_local
 from sibol.models import AccountStatus, RoleId, utcnow
 from sibol.models.telemetry import Alert
 from tests.factories import make_account, make_admin, make_machine
@@ -308,9 +309,9 @@ def test_analytics_tables_export_as_one_file(client, login):
     href = export_href(html, "analytics-export")
     assert href == f"/sibol-machines?tab=analytics&machine={machine.id}&range=7d&format=csv"
     rows = csv_rows(client.get(href))
-    assert rows[0] == ["Metric", "Unit", "Period (UTC)", "Min", "Average", "Max", "Readings"]
+    assert rows[0] == ["Metric", "Unit", "Period (Asia/Manila)", "Min", "Average", "Max", "Readings"]
     ph = [r for r in rows[1:] if r[0] == "pH"]
-    assert ph == [["pH", "", hour.strftime("%Y-%m-%d"), "6", "7", "8", "3"]]
+    assert ph == [["pH", "", to_local(hour).strftime("%Y-%m-%d"), "6", "7", "8", "3"]]  # the local day
     assert client.get("/sibol-machines?tab=process-panels&format=csv").status_code == 404
 
 

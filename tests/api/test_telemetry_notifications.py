@@ -110,6 +110,24 @@ def test_maintenance_assignment_and_overdue_tell_the_assignee(app):
     assert sorted(kinds(operator)) == ["maintenance_assigned", "maintenance_overdue"]
 
 
+def test_the_overdue_notice_dates_in_each_readers_style(app):
+    english, filipino = make_account(role=RoleId.OPERATOR), make_account(role=RoleId.OPERATOR, language="fil")
+    for assignee in (english, filipino):
+        make_request(assignee=assignee).due_date = date(2026, 1, 5)
+    db.session.commit()
+    assert hooks.notify_overdue_maintenance(date(2026, 1, 7)) == 2
+
+    def body(account) -> str:
+        return db.session.scalar(
+            select(Notification.body).where(
+                Notification.account_id == account.id, Notification.kind == "maintenance_overdue"
+            )
+        )
+
+    assert body(english) == "It was due on Jan 5, 2026."
+    assert "Ene 5, 2026" in body(filipino) and "2026-01-05" not in body(filipino)
+
+
 def test_a_container_marked_full_tells_machine_staff(app):
     staff = make_account(role=RoleId.STAFF)
     machine = make_machine("Digester South")

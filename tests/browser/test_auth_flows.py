@@ -32,7 +32,7 @@ def storage(browser, key: str):
     return browser.execute_script("return window.localStorage.getItem(arguments[0])", key)
 
 
-def sign_in_with_js(browser, url: str, username: str, password: str) -> None:
+def sign_in_with_js(browser, url: str, username: str, password: str, home: str = "/dashboard") -> None:
     browser.get(f"{url}/login")
     button = find(browser, "#sign-in")
     wait(browser).until(lambda d: not button.is_enabled())  # both fields empty
@@ -44,7 +44,7 @@ def sign_in_with_js(browser, url: str, username: str, password: str) -> None:
     find(browser, "#password").send_keys(password)
     wait(browser).until(lambda d: button.is_enabled())
     button.click()
-    wait(browser).until(path_is("/dashboard"))
+    wait(browser).until(path_is(home))  # the role's own home page
 
 
 def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browser, in_app):
@@ -116,8 +116,9 @@ def test_sign_up_verify_approve_set_password_sign_in_and_out(live_server, browse
     find(browser, "#password").send_keys("Wrong-pass1!")
     find(browser, "#sign-in").click()
     assert find(browser, "#login-error").text == "Invalid username or password."
-    sign_in_with_js(browser, url, "maria.santos", NEW)
-    assert "Welcome to Barangay Fortune, Maria" in find(browser, "h1").text  # One seeded barangay
+    sign_in_with_js(browser, url, "maria.santos", NEW, home="/household/my")  # a Household account
+    assert find(browser, "h1").text == "My household"
+    assert find(browser, "#home-greeting").text.endswith(", Maria")
     token = storage(browser, "token")
     assert token and json.loads(storage(browser, "user"))["Username"] == "maria.santos"
 

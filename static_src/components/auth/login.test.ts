@@ -2,16 +2,16 @@ import { describe, expect, it } from "vitest";
 import { afterSignIn } from "./login";
 
 describe("after sign-in", () => {
-  it("goes to the next local path, else the dashboard", () => {
+  it("goes to the next local path, else / (the server's home page for the role)", () => {
     expect(afterSignIn("/household", false)).toBe("/household");
-    expect(afterSignIn("", false)).toBe("/dashboard");
-    expect(afterSignIn("//evil.example", false)).toBe("/dashboard");
+    expect(afterSignIn("", false)).toBe("/");
+    expect(afterSignIn("//evil.example", false)).toBe("/");
   });
 
   it("passes by the set-your-password form with a temporary password", () => {
     expect(afterSignIn("/household?tab=rewards", true)).toBe(
       "/choose-password?next=%2Fhousehold%3Ftab%3Drewards",
     );
-    expect(afterSignIn("https://evil.example", true)).toBe("/choose-password?next=%2Fdashboard");
+    expect(afterSignIn("https://evil.example", true)).toBe("/choose-password?next=%2F");
   });
 });

@@ -19,22 +19,23 @@ interface LoginResponse {
   passwordTemporary?: boolean;
 }
 
+/** A local path, else "/", which the server sends on to the account's own home page. */
 function safeNext(next: string): string {
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
+  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
 }
 
 export interface LoginProps {
   next?: string;
 }
 
-/** Where a signed-in user goes: `next` (a local path) or /dashboard, by way of the set-your-password
+/** Where a signed-in user goes: `next` (a local path) or their home page, by way of the set-your-password
  * form when the password was a temporary one (as the page form's sign-in does). */
 export function afterSignIn(next: string, passwordTemporary: boolean): string {
   const target = safeNext(next);
   return passwordTemporary ? "/choose-password?" + new URLSearchParams({ next: target }).toString() : target;
 }
 
-/** Sets up the sign-in form `el`; a signed-in user goes on to `props.next` (a local path) or /dashboard. */
+/** Sets up the sign-in form `el`; a signed-in user goes on to `props.next` (a local path) or their home page. */
 export function enhanceLogin(el: HTMLElement, props: LoginProps): void {
   const form = el as HTMLFormElement;
   const username = form.querySelector<HTMLInputElement>("#username")!;
