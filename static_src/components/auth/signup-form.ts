@@ -5,7 +5,15 @@
 import { ApiError, api, errorText } from "../../lib/api";
 import { followHandoff } from "./handoff";
 import { resendVerification } from "./resend";
-import { deriveUsername, signupPayload, stripName, validateSignup, type SignupValues } from "./signup";
+import {
+  deriveUsername,
+  disallowedIn,
+  signupPayload,
+  strippedMessage,
+  stripName,
+  validateSignup,
+  type SignupValues,
+} from "./signup";
 import { showFieldError } from "./toggle";
 import { t } from "../../lib/i18n";
 
@@ -45,23 +53,31 @@ export function enhanceSignup(el: HTMLElement, props: SignupFormProps): void {
     username.value = deriveUsername(v.email.trim(), v.firstName.trim(), v.lastName.trim());
     const errors = validateSignup(v);
     for (const f of FIELDS) {
-      if (touched.has(f) || submitted) showFieldError(input(f), errors[f] ?? null);
+      const shown = touched.has(f) || submitted ? errors[f] : undefined;
+      const note = strippedNotes.get(f);
+      if (shown || note || touched.has(f) || submitted) showFieldError(input(f), shown ?? note ?? null);
     }
     return errors;
   }
 
+  // Characters a name cannot hold are left out as they are typed, and the field says which.
+  const strippedNotes = new Map<string, string>();
   for (const name of ["firstName", "lastName"]) {
     const field = input(name) as HTMLInputElement;
     field.addEventListener("input", () => {
-      const stripped = stripName(field.value);
-      if (stripped !== field.value) {
-        const pos = Math.max(
-          0,
-          (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length),
-        );
-        field.value = stripped;
-        field.setSelectionRange(pos, pos);
+      const removed = disallowedIn(field.value);
+      if (removed.length === 0) {
+        strippedNotes.delete(name);
+        return;
       }
+      const stripped = stripName(field.value);
+      const pos = Math.max(
+        0,
+        (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length),
+      );
+      field.value = stripped;
+      field.setSelectionRange(pos, pos);
+      strippedNotes.set(name, strippedMessage(removed));
     });
   }
   for (const f of FIELDS) {
