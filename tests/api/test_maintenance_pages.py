@@ -62,9 +62,7 @@ def test_tabs_and_their_columns(client, staff):
         "Assigned to",
         "Image",
     ]
-    assert (
-        "No maintenance records found" in html and "New maintenance request</a>" not in html
-    )
+    assert "No maintenance records found" in html and "New maintenance request</a>" not in html
     html = page(client, "?tab=request")
     assert headers_of(html) == ["Request Number", "Details", "Priority", "Request Date", "Image"]
     assert 'id="mnt-new-button"' in html and 'id="mnt-request-dialog"' in html

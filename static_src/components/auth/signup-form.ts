@@ -27,6 +27,7 @@ interface SignupResponse {
 }
 
 const FIELDS: Array<keyof SignupValues> = ["role", "firstName", "lastName", "email", "areaId"];
+const NAME_FIELDS: Array<keyof SignupValues> = ["firstName", "lastName"];
 
 export interface SignupFormProps {
   /** Signing up after Google sign-in: no e-mail verification, straight to pending approval. */
@@ -55,14 +56,16 @@ export function enhanceSignup(el: HTMLElement, props: SignupFormProps): void {
     for (const f of FIELDS) {
       const shown = touched.has(f) || submitted ? errors[f] : undefined;
       const note = strippedNotes.get(f);
-      if (shown || note || touched.has(f) || submitted) showFieldError(input(f), shown ?? note ?? null);
+      // A field that said which characters it left out clears that note once nothing more is.
+      if (touched.has(f) || submitted || noted.has(f)) showFieldError(input(f), shown ?? note ?? null);
     }
     return errors;
   }
 
   // Characters a name cannot hold are left out as they are typed, and the field says which.
   const strippedNotes = new Map<string, string>();
-  for (const name of ["firstName", "lastName"]) {
+  const noted = new Set<string>();
+  for (const name of NAME_FIELDS) {
     const field = input(name) as HTMLInputElement;
     field.addEventListener("input", () => {
       const removed = disallowedIn(field.value);
@@ -78,6 +81,7 @@ export function enhanceSignup(el: HTMLElement, props: SignupFormProps): void {
       field.value = stripped;
       field.setSelectionRange(pos, pos);
       strippedNotes.set(name, strippedMessage(removed));
+      noted.add(name);
     });
   }
   for (const f of FIELDS) {
