@@ -81,7 +81,13 @@ function installableConsole(): PluginOption {
         "css/maintenance.css",
         "css/machines.css",
       ],
-      globIgnores: ["dist/assets/react-*.js", "dist/assets/charts-*.js", "**/*.test.*"],
+      // jsQR reads QR codes on the redeem page only, an online page.
+      globIgnores: [
+        "dist/assets/react-*.js",
+        "dist/assets/charts-*.js",
+        "dist/assets/jsQR-*.js",
+        "**/*.test.*",
+      ],
       modifyURLPrefix: { "": "/static/" },
       maximumFileSizeToCacheInBytes: 200_000,
     },

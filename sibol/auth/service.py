@@ -45,7 +45,7 @@ TEMPORARY_EXPIRED = N_(
 )
 
 # Spec section 5 messages.
-NAME_CHARS = re.compile(r"[^A-Za-z .'\-]")
+NAME_CHARS = re.compile(r"[^\w .'\-]|[\d_]")  # letters of any alphabet (ñ, é), space . ' -
 INVALID_EMAIL = N_("Please enter a valid email.")
 INVALID_CODE = N_("Invalid or expired code. Request a new code if needed.")
 CODE_FORMAT = N_("Code must be a 6-digit number.")

@@ -62,11 +62,16 @@ def chart_svgs(summary: dict) -> dict:
     line = None
     if energy["series"]:
         unit = _("kWh")
-        line = svg_charts.line_chart(
+        series = [(str(s["year"]), s["kilowatts"]) for s in energy["series"]]
+        # Lines need two neighbouring months; with fewer figures a line chart is lone dots.
+        lines = svg_charts.joins_points(series)
+        line = (svg_charts.line_chart if lines else svg_charts.grouped_bar_chart)(
             [month_name(m) for m in energy["months"]],
-            [(str(s["year"]), s["kilowatts"]) for s in energy["series"]],
+            series,
             title=_("Energy per month"),
-            desc=_("One line per year; the figures are in the table below."),
+            desc=_("One line per year; the figures are in the table below.")
+            if lines
+            else _("One bar per year and month; the figures are in the table below."),
             y_label=_("Unit: %(unit)s", unit=unit),
             unit=unit,
             short_labels=[month_name(m, "abbreviated") for m in energy["months"]],

@@ -123,6 +123,28 @@ def end_others(account: Account) -> None:
     db.session.execute(update(ApiToken).where(*conditions).values(revoked_at=utcnow()))
 
 
+def end_one(account: Account, session_id: int) -> bool:
+    """One of the account's own page sessions ends, with the bearer tokens its sign-in issued
+    (the caller commits). False when the account has no such session (another account's id too).
+    The tokens go first: deleting the session sets their link to it to NULL."""
+    db.session.execute(
+        update(ApiToken)
+        .where(
+            ApiToken.page_session_id == session_id,
+            ApiToken.account_id == account.id,
+            ApiToken.revoked_at.is_(None),
+        )
+        .values(revoked_at=utcnow())
+    )
+    result = cast(
+        "CursorResult[Any]",
+        db.session.execute(
+            delete(PageSession).where(PageSession.id == session_id, PageSession.account_id == account.id)
+        ),
+    )
+    return bool(result.rowcount)
+
+
 def keep_signed_in(account: Account) -> None:
     """After end_others(): this browser's cookie takes the account's new epoch. It is no new
     sign-in (is_relogin() says so to whoever listens to Flask-Login's user_logged_in)."""

@@ -82,10 +82,19 @@ def sessions():
                 "current": s.current,
                 "userAgent": s.user_agent,
                 "address": s.address,
+                **({"id": s.id, "name": s.name} if s.kind == "browser" else {}),
             }
             for s in service.active_sessions(current_user)
         ],
     }
+
+
+@bp.post("/me/sessions/<int:session_id>/sign-out")
+@signed_in
+def sign_out_session(session_id: int):
+    """Ends one of the account's own browser sessions and the tokens its sign-in issued."""
+    service.sign_out_session(current_user, session_id)
+    return {"success": True, "message": _("That browser is signed out.")}
 
 
 @bp.post("/me/sign-out-everywhere")

@@ -42,9 +42,14 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": [],
     },
     ("api.profile.sessions", "GET"): {
-        "summary": "The account's active sessions: its browsers (agent, address; this one marked current) and API tokens",
+        "summary": 'The account\'s active sessions: its browsers (id, name like "Chrome on Android", agent, address; this one marked current) and API tokens',
         "response": answer("data", "array"),
         "errors": [],
+    },
+    ("api.profile.sign_out_session", "POST"): {
+        "summary": "End one of the account's own browser sessions (its id from the sessions list) and "
+        "the tokens its sign-in issued; another account's session is 404",
+        "errors": ["404"],
     },
     ("api.profile.sign_out_everywhere", "POST"): {
         "summary": "End every session and token of the account, this one included; how many of each ended",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_logged_in
 
 from ..errors import ServiceError
+from ..identity import sessions
 from ..identity.access import public, signed_in
 from ..inputs.fields import field_errors
 from . import limits, service
+from .devices import device_name
 
 bp = Blueprint("profile", __name__)
 
@@ -29,7 +31,8 @@ def _render(
         errors=errors or {},
         pending_email=service.pending_email(current_user),
         sign_ins=service.recent_sign_ins(current_user),
-        sessions=service.active_sessions(current_user),
+        device_name=device_name,
+        devices=service.devices(service.active_sessions(current_user)),
     ), status
 
 
@@ -87,6 +90,19 @@ def change_password():
         return _render(form="password", errors=field_errors(err), status=err.status)
     flash(_("Password changed. Every other session of your account has been signed out."), "success")
     return redirect(url_for("profile.index"))
+
+
+@bp.post("/profile/sessions/<int:session_id>/sign-out")
+@signed_in
+def sign_out_session(session_id: int):
+    """Ends one of the account's own browser sessions (another account's id is a 404)."""
+    if service.sign_out_session(current_user, session_id):
+        logout_user()  # this browser's own row: it is signed out now
+        session.pop(sessions.SESSION_KEY, None)
+        flash(_("You are signed out of this browser."), "success")
+        return redirect(url_for("auth.login"))
+    flash(_("That browser is signed out."), "success")
+    return redirect(url_for("profile.index", _anchor="sessions"))
 
 
 @bp.post("/profile/sign-out-everywhere")

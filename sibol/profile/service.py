@@ -16,7 +16,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
-from ..errors import Conflict, Invalid
+from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..identity import lockout, sessions, tenancy
 from ..identity.passwords import PASSWORD_RULE_MESSAGE, hash_password, meets_password_rule, verify_password
@@ -24,6 +24,7 @@ from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
+from .devices import device_name
 
 SIGN_INS_SHOWN = 10
 SIGN_INS_KEPT = 50
@@ -90,6 +91,13 @@ class ActiveSession:
     current: bool
     user_agent: str | None = None  # browsers only
     address: str | None = None
+    id: int | None = None  # browsers: the page session's id, for its Sign out button
+    page_session_id: int | None = None  # tokens: the browser sign-in that issued it, if any
+
+    @property
+    def name(self) -> str:
+        """The browser and system, like "Chrome on Android"."""
+        return device_name(self.user_agent)
 
 
 def active_sessions(account: Account) -> list[ActiveSession]:
@@ -106,6 +114,7 @@ def active_sessions(account: Account) -> list[ActiveSession]:
             current_row is not None and row.id == current_row.id,
             row.user_agent,
             row.address,
+            id=row.id,
         )
         for row in sessions.listing(account)
     ]
@@ -118,9 +127,38 @@ def active_sessions(account: Account) -> list[ActiveSession]:
         .limit(50)
     )
     found += [
-        ActiveSession("token", t.created_at, t.last_used_at, t.token_hash == current_hash) for t in tokens
+        ActiveSession(
+            "token",
+            t.created_at,
+            t.last_used_at,
+            t.token_hash == current_hash,
+            page_session_id=t.page_session_id,
+        )
+        for t in tokens
     ]
     return found
+
+
+def devices(found: list[ActiveSession]) -> tuple[list[ActiveSession], list[ActiveSession]]:
+    """One row per signed-in browser or device, and the app tokens no browser sign-in issued.
+    A token issued with a browser's sign-in (the console's own islands and apps signing in with
+    a password) is that browser's, and ends with it, so it is no separate row."""
+    browsers = [s for s in found if s.kind == "browser"]
+    with_browser = {s.id for s in browsers}
+    apps = [s for s in found if s.kind == "token" and s.page_session_id not in with_browser]
+    return browsers, apps
+
+
+def sign_out_session(account: Account, session_id: int) -> bool:
+    """One of the account's own sessions ends; True when it was the caller's own browser.
+    Raises NotFound for an id that is not one of the account's sessions."""
+    current_row = None if bearer_from_request() else sessions.current_row()
+    was_current = current_row is not None and current_row.id == session_id
+    if not sessions.end_one(account, session_id):
+        db.session.rollback()
+        raise NotFound(_("This session is not signed in any more."))
+    db.session.commit()
+    return was_current
 
 
 def sign_out_everywhere(account: Account) -> tuple[int, int]:

@@ -272,3 +272,72 @@ def bar_chart(
         )
     parts.append("</svg>")
     return Markup("".join(parts))  # noqa: S704 - every text above is escaped
+
+
+def joins_points(series: Sequence[tuple[str, Sequence[float | None]]]) -> bool:
+    """True when some series has two neighbouring values, so a line chart draws a line; else a
+    line chart would show lone dots, and bars (grouped_bar_chart) read better."""
+    return any(
+        a is not None and b is not None for _name, values in series for a, b in itertools.pairwise(values)
+    )
+
+
+def grouped_bar_chart(
+    categories: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    *,
+    title: str,
+    desc: str,
+    y_label: str,
+    unit: str = "",
+    width: int = 640,
+    height: int = 260,
+    colours: Sequence[str] | None = None,
+    short_labels: Sequence[str] | None = None,
+) -> Markup:
+    """Bars from zero, side by side for each series within a category (colours and legend as
+    line_chart's), for figures too few to draw as lines. A missing value leaves its slot empty."""
+    colours = colours or LINE_COLOURS
+    left, right, top, bottom = 48, 10, 12, 48 if len(series) > 1 else 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    highest = max((float(v) for _, vals in series for v in vals if v is not None), default=0.0)
+    y_max, step = _nice_max(highest)
+    n = max(len(categories), 1)
+    slot = plot_w / n
+    bar_w = slot * 0.7 / max(len(series), 1)
+    parts = [_open("bar", width, height, title, desc)]
+    parts.append(
+        _axes(
+            (0.0, y_max, step),
+            lambda v: top + plot_h - plot_h * v / y_max,
+            lambda i: left + slot * (i + 0.5),
+            short_labels or categories,
+            n,
+            y_label,
+            (left, width - right, top, plot_h),
+        )
+    )
+    for s, (name, values) in enumerate(series):
+        colour = colours[(s + len(colours) - len(series)) % len(colours)]
+        for i, v in enumerate(values):
+            if v is None or v <= 0:
+                continue
+            h = plot_h * float(v) / y_max
+            cat = categories[i] if i < len(categories) else ""
+            parts.append(
+                f'<rect x="{_num(left + slot * i + slot * 0.15 + bar_w * s)}" y="{_num(top + plot_h - h)}" '
+                f'width="{_num(bar_w)}" height="{_num(h)}" fill="{colour}">'
+                f"<title>{escape(name)} {escape(cat)}: {escape(_figure(float(v)))}"
+                f"{' ' + escape(unit) if unit else ''}</title></rect>"
+            )
+    if len(series) > 1:
+        x, y = left, height - 10
+        for s, (name, _values) in enumerate(series):
+            colour = colours[(s + len(colours) - len(series)) % len(colours)]
+            parts.append(
+                f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{colour}"></rect>'
+                f'<text x="{x + 16}" y="{y}" font-size="11" fill="#1d2521">{escape(name)}</text>'
+            )
+            x += 24 + 7 * len(name)
+    parts.append("</svg>")
+    return Markup("".join(parts))  # noqa: S704 - every text above is escaped

@@ -119,7 +119,7 @@ def test_sign_ins_record_time_address_and_method_and_show_the_last_ten(app):
     assert {(r["method"], r["address"]) for r in rows} == {("password", "127.0.0.1")}
     html = page_login(app, account).get("/profile").get_data(as_text=True)
     sign_ins = html[html.index('id="sign-ins"') :].split("</table>")[0]
-    assert sign_ins.count("<td>127.0.0.1</td>") == 10 and "Password" in sign_ins
+    assert sign_ins.count('<td data-label="Address">127.0.0.1</td>') == 10 and "Password" in sign_ins
 
 
 def test_sessions_list_and_sign_out_everywhere(app):
@@ -157,7 +157,7 @@ class TestGoogleSignIn:
         callback = urlsplit(back.headers["Location"])
         assert client.get(f"{callback.path}?{callback.query}").status_code == 302
         html = client.get("/profile").get_data(as_text=True)
-        assert "<td>Google</td>" in html
+        assert '<td data-label="Method">Google</td>' in html
         h = api_login(app, account)
         methods = [r["method"] for r in app.test_client().get("/api/me/sign-ins", headers=h).json["data"]]
         assert methods == ["password", "google"]

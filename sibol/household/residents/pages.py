@@ -119,15 +119,7 @@ def redeem():
         claim = claims.redeem(claims.find_by_code(code), current_user)
     except ServiceError as err:
         return _redeem_page(code, err.message, status=err.status)
-    flash(
-        _(
-            "%(name)s handed over to %(name2)s (code %(code)s).",
-            name=claim.reward.name,
-            name2=claim.member.name,
-            code=claim.code,
-        ),
-        "success",
-    )
+    # The page's "Redeemed" banner is the one success message (no flash beside it).
     return _redeem_page(done=claim)
 
 

@@ -5,7 +5,15 @@
 import { ApiError, api, errorText } from "../../lib/api";
 import { followHandoff } from "./handoff";
 import { resendVerification } from "./resend";
-import { deriveUsername, signupPayload, stripName, validateSignup, type SignupValues } from "./signup";
+import {
+  deriveUsername,
+  disallowedIn,
+  signupPayload,
+  strippedMessage,
+  stripName,
+  validateSignup,
+  type SignupValues,
+} from "./signup";
 import { showFieldError } from "./toggle";
 import { t } from "../../lib/i18n";
 
@@ -19,6 +27,7 @@ interface SignupResponse {
 }
 
 const FIELDS: Array<keyof SignupValues> = ["role", "firstName", "lastName", "email", "areaId"];
+const NAME_FIELDS: Array<keyof SignupValues> = ["firstName", "lastName"];
 
 export interface SignupFormProps {
   /** Signing up after Google sign-in: no e-mail verification, straight to pending approval. */
@@ -45,23 +54,34 @@ export function enhanceSignup(el: HTMLElement, props: SignupFormProps): void {
     username.value = deriveUsername(v.email.trim(), v.firstName.trim(), v.lastName.trim());
     const errors = validateSignup(v);
     for (const f of FIELDS) {
-      if (touched.has(f) || submitted) showFieldError(input(f), errors[f] ?? null);
+      const shown = touched.has(f) || submitted ? errors[f] : undefined;
+      const note = strippedNotes.get(f);
+      // A field that said which characters it left out clears that note once nothing more is.
+      if (touched.has(f) || submitted || noted.has(f)) showFieldError(input(f), shown ?? note ?? null);
     }
     return errors;
   }
 
-  for (const name of ["firstName", "lastName"]) {
+  // Characters a name cannot hold are left out as they are typed, and the field says which.
+  const strippedNotes = new Map<string, string>();
+  const noted = new Set<string>();
+  for (const name of NAME_FIELDS) {
     const field = input(name) as HTMLInputElement;
     field.addEventListener("input", () => {
-      const stripped = stripName(field.value);
-      if (stripped !== field.value) {
-        const pos = Math.max(
-          0,
-          (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length),
-        );
-        field.value = stripped;
-        field.setSelectionRange(pos, pos);
+      const removed = disallowedIn(field.value);
+      if (removed.length === 0) {
+        strippedNotes.delete(name);
+        return;
       }
+      const stripped = stripName(field.value);
+      const pos = Math.max(
+        0,
+        (field.selectionStart ?? stripped.length) - (field.value.length - stripped.length),
+      );
+      field.value = stripped;
+      field.setSelectionRange(pos, pos);
+      strippedNotes.set(name, strippedMessage(removed));
+      noted.add(name);
     });
   }
   for (const f of FIELDS) {

@@ -1,11 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { deriveUsername, signupPayload, stripName, usernameFromEmail, validateSignup } from "./signup";
+import {
+  deriveUsername,
+  disallowedIn,
+  signupPayload,
+  strippedMessage,
+  stripName,
+  usernameFromEmail,
+  validateSignup,
+} from "./signup";
 
 const ok = { role: "4", firstName: "Juan", lastName: "Dela Cruz", email: "juan@x.ph", areaId: "2" };
 
 describe("sign-up rules (spec section 5)", () => {
   it("strips characters other than letters, spaces, period, apostrophe and hyphen", () => {
     expect(stripName("Ma3ria <O'Neil>-Jr.")).toBe("Maria O'Neil-Jr.");
+    expect(stripName("Santo Niño Peña")).toBe("Santo Niño Peña");
+  });
+
+  it("says which typed characters a name leaves out", () => {
+    expect(disallowedIn("Ma3ria <O'Neil>3")).toEqual(["3", "<", ">"]);
+    expect(disallowedIn("José")).toEqual([]);
+    expect(strippedMessage(["3", "@"])).toBe(
+      "Not allowed in a name, left out: “3” “@”. Use letters, spaces, hyphens, apostrophes and periods.",
+    );
+    expect(validateSignup({ ...ok, firstName: "Niña" }).firstName).toBeUndefined();
   });
 
   it("derives the username from the e-mail, else from the names", () => {

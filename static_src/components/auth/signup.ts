@@ -1,11 +1,28 @@
 /** Sign-up rules of spec section 5, shared by the island and its tests. */
 import { t } from "../../lib/i18n";
 
-export const NAME_DISALLOWED = /[^A-Za-z .'-]/g;
+/** Letters of any alphabet (ñ, é: Filipino names have them), spaces, period, apostrophe, hyphen. */
+export const NAME_DISALLOWED = /[^\p{L}\p{M} .'-]/gu;
 export const USERNAME_MAX = 30;
 
 export function stripName(value: string): string {
   return value.replace(NAME_DISALLOWED, "");
+}
+
+/** The characters stripName() takes out of `value`, each once, in the order typed ("3", "@"). */
+export function disallowedIn(value: string): string[] {
+  return [...new Set(value.match(NAME_DISALLOWED) ?? [])];
+}
+
+/** What the name field says when it drops typed characters: which ones, and what a name may hold. */
+export function strippedMessage(removed: string[]): string {
+  const shown = removed.map((c) => (c === " " ? t("space") : `“${c}”`)).join(" ");
+  return t(
+    "Not allowed in a name, left out: {chars}. Use letters, spaces, hyphens, apostrophes and periods.",
+    {
+      chars: shown,
+    },
+  );
 }
 
 /** The e-mail's part before @ (letters, digits . _ -), else first+last (alphanumeric, lowercase). */
@@ -43,7 +60,7 @@ export interface SignupValues {
 export type SignupErrors = Partial<Record<keyof SignupValues, string>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const NAME_OK = /^[A-Za-z .'-]+$/;
+const NAME_OK = /^[\p{L}\p{M} .'-]+$/u;
 
 export function validateSignup(v: SignupValues): SignupErrors {
   const errors: SignupErrors = {};

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { showStep } from "./process";
 import { setMessages } from "../../lib/i18n";
-import { formatToday } from "./panels";
+import { formatToday, joinsPoints } from "./panels";
 
 const MONDAY = new Date(Date.UTC(2026, 10, 23, 4)); // noon in Manila
 
@@ -27,5 +27,18 @@ describe("the dashboard in the page's language", () => {
     const list = processList();
     showStep(list, 1);
     expect(states(list)).toEqual(["Tapos na", "Kasalukuyan", "Paparating"]);
+  });
+});
+
+describe("the energy chart's kind", () => {
+  const energy = (...kilowatts: (number | null)[][]) => ({
+    months: ["January", "February", "March"],
+    unit: "kWh",
+    series: kilowatts.map((k, i) => ({ year: 2025 + i, kilowatts: k })),
+  });
+  it("draws lines only where a year has two neighbouring months", () => {
+    expect(joinsPoints(energy([null, 120, 130]))).toBe(true);
+    expect(joinsPoints(energy([120, null, 130], [null, null, 90]))).toBe(false);
+    expect(joinsPoints(energy())).toBe(false);
   });
 });

@@ -17,6 +17,14 @@ export interface DashboardProps {
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** True when some year has two neighbouring months, so a line chart draws a line. With fewer
+ * figures the server draws bars, and Chart.js's line (lone dots) does not replace them. */
+export function joinsPoints(energy: EnergyFigures): boolean {
+  return energy.series.some((s) =>
+    s.kilowatts.some((v, i) => i > 0 && v !== null && s.kilowatts[i - 1] !== null),
+  );
+}
+
 /** Today in the barangay's zone (the page's data-time-zone, SIBOL_TIMEZONE on the server), in the
  * page's language. */
 export function formatToday(now: Date, timeZone = "Asia/Manila", lang = currentLang()): string {
@@ -66,7 +74,7 @@ export function enhancePanels(host: HTMLElement, props: DashboardProps): void {
           showLive = (figures) => charts.showPeriod(chart, figures);
         });
       }
-      if (props.energy.series.length > 0) live(energyCanvas, (c) => charts.energyChart(c, props.energy));
+      if (joinsPoints(props.energy)) live(energyCanvas, (c) => charts.energyChart(c, props.energy));
     });
     return loading;
   };
