@@ -76,5 +76,6 @@ def test_analytics_days_follow_the_barangays_clock(app, client):
     for day, value in ((before, "6"), (after, "8")):
         label = f"{day:%b} {day.day}, {day.year}"
         assert re.search(
-            rf"<t[dh][^>]*>{label}</t[dh]><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>1</td>", ph
+            rf"<t[dh][^>]*>{label}</t[dh]><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>{value}</td><td[^>]*>1</td>",
+            ph,
         ), label
