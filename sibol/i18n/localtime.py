@@ -165,9 +165,13 @@ def local_time(value: datetime | time | None) -> str:
     return _format_time(value if isinstance(value, time) else value.time())
 
 
-def local_datetime(value: datetime | None) -> str:
-    if value is None:
+def local_datetime(value: datetime | str | None) -> str:
+    """A stored instant in the barangay's clock and the reader's date style; an ISO text (as the
+    JSON serializers give, "...Z") is read first."""
+    if value is None or value == "":
         return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
     local = to_local(value)
     return f"{_format_date(local)} {_format_time(local.time())}"
 

@@ -9,7 +9,7 @@ import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
 import type { AdminAccount, AdminProps, AuditItem } from "./types";
 import { deriveUsername } from "./username";
-import { t } from "../../lib/i18n";
+import { formatDate, t } from "../../lib/i18n";
 import { rich } from "../../lib/rich";
 
 export interface CreatedResult {
@@ -28,6 +28,13 @@ export interface AccountModalProps extends AdminProps {
   onClose: () => void;
   /** After a successful save: the island reloads the list (create) or the page (edit). */
   onSaved: (mode: "create" | "edit") => void;
+}
+
+/** An audit entry's instant on the barangay's clock, in the reader's date style (as the page's). */
+function auditTime(at: string): string {
+  const when = new Date(at);
+  if (Number.isNaN(when.getTime())) return at;
+  return formatDate(when, { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Manila" });
 }
 
 function defaultRole(roles: AdminProps["roles"]): number {
@@ -288,8 +295,7 @@ export function AccountModal(props: AccountModalProps) {
                 <ul className="admin-audit" data-audit>
                   {audit.map((entry) => (
                     <li key={entry.id}>
-                      <time dateTime={entry.at}>{entry.at.slice(0, 16).replace("T", " ")} UTC</time>{" "}
-                      {entry.summary}
+                      <time dateTime={entry.at}>{auditTime(entry.at)}</time> {entry.summary}
                     </li>
                   ))}
                 </ul>
