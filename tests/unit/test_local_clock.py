@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask_babel import Babel, force_locale
 
-from sibol.i18n.localtime import local_date, local_period_start
+from sibol.i18n.localtime import local_date, local_datetime, local_period_start
 from sibol.telemetry.panels import bucket_label
 
 
@@ -72,3 +72,12 @@ def test_dates_read_one_way_in_filipino(request_in):
 def test_an_instant_is_dated_by_the_manila_calendar(request_in):
     request_in("en")
     assert local_date(datetime(2026, 11, 25, 23, 30)) == "Nov 26, 2026"
+
+
+def test_an_audit_instant_from_json_is_shown_on_the_manila_clock(request_in):
+    """The account audit gets ISO texts ("...Z") from its serializer: the page shows them in
+    Manila time, never a UTC clock, and an empty value as nothing."""
+    request_in("en")
+    shown = local_datetime("2026-11-25T23:30:00Z")
+    assert shown.startswith("Nov 26, 2026") and "7:30" in shown and "AM" in shown
+    assert local_datetime("") == ""
