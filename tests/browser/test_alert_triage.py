@@ -18,9 +18,9 @@ from sibol.models.telemetry import Alert
 from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
-from tests.browser.test_responsive import MEASURE
 from tests.factories import make_account, make_machine
 from tests.support.browser import set_viewport, settled_wait, sign_in, wait
+from tests.support.layout import measure
 
 WIDTHS = {"phone": (390, 844), "laptop": (1366, 768)}
 
@@ -48,18 +48,6 @@ def make_alerts(machine_name: str, *metrics: str) -> tuple[int, list[int]]:
     return machine.id, [a.id for a in rows]
 
 
-def fits(browser, width: int) -> list[str]:
-    """What is wrong with the page's layout at this width (nothing, when it fits)."""
-    m = browser.execute_script(MEASURE, width)
-    problems = [f"document {m['scroll']} px wide"] if m["scroll"] > width else []
-    for table in m["tables"]:
-        if width > 600 and table["header"] is not None and table["header"] > 1:
-            problems.append(f"{table['id']} last column cut by {table['header']:.0f} px")
-        if [c for c in table["cells"] if c > 1]:
-            problems.append(f"{table['id']} last cells off-screen")
-    return problems
-
-
 def row(browser, alert_id: int):
     return browser.find_element(By.ID, f"alert-{alert_id}")
 
@@ -81,7 +69,7 @@ def test_acknowledge_a_row_then_the_selected_then_the_next_open_alert(browser, l
     first = row(browser, ph)
     assert "Critical" in first.text and "Open, not acknowledged" in first.text and "open 3 h" in first.text
     assert "Warning" in row(browser, water).text
-    assert fits(browser, width) == []
+    assert measure(browser, width, browser.current_url) == []
     if width < 600:  # a labelled card per alert
         labels = browser.execute_script(CARD_LABELS, first)
         assert '"Severity"' in labels and '"Status"' in labels and '"Machine"' in labels
@@ -124,7 +112,7 @@ def test_without_javascript_a_row_acknowledges_and_the_alert_page_offers_the_nex
     row(browser, newer).find_element(By.CSS_SELECTOR, "[data-acknowledge]").click()
     wait(browser).until(lambda d: "1 alert acknowledged." in flashes(d))
     assert "Open, acknowledged" in row(browser, newer).text
-    assert fits(browser, 390) == []
+    assert measure(browser, 390, browser.current_url) == []
 
     # The next open alert is one click away, and acknowledged from its own page.
     browser.find_element(By.ID, "next-open-alert").click()
@@ -177,7 +165,7 @@ def test_machines_badge_and_the_out_of_range_tile(browser, live_server, in_app, 
     assert "Out of range" in methane.text and "Open alert #" in methane.text
     ph = browser.find_element(By.ID, "sensor-ph")
     assert "Alert open" in ph.text and "Healthy\n" not in ph.text + "\n"
-    assert fits(browser, width) == []
+    assert measure(browser, width, browser.current_url) == []
 
 
 @pytest.mark.parametrize("size", WIDTHS, ids=list(WIDTHS))
@@ -206,7 +194,7 @@ def test_notifications_group_a_flapping_alert_and_filter(browser, live_server, i
     lines = browser.find_elements(By.CSS_SELECTOR, "#notifications tbody tr")
     assert len(lines) == 1
     assert "pH on SIBOL Machine 1: opened 3 times, closed 3 times today" in lines[0].text
-    assert fits(browser, width) == []
+    assert measure(browser, width, browser.current_url) == []
     if width < 600:
         labels = browser.execute_script(CARD_LABELS, lines[0])
         assert labels[1:] == ['"When"', '"Status"']
