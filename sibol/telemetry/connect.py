@@ -19,7 +19,7 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})  # noqa: S104
 
 
 def device_settings(machine_id: int) -> dict:
-    """{"mqtt": {host, port, tls, topic, username} or None when MQTT is off, "http": {url, header}}."""
+    """{"mqtt": {host, port, tls, topic, username} or None when MQTT is off, "http": {url, request, header}}."""
     base = current_app.config["SIBOL_BASE_URL"]
     broker = broker_settings()
     mqtt = None
@@ -36,5 +36,9 @@ def device_settings(machine_id: int) -> dict:
         }
     return {
         "mqtt": mqtt,
-        "http": {"url": f"{base}/api/telemetry", "header": "Authorization: Device <key>"},
+        "http": {
+            "url": f"{base}/api/telemetry",
+            "request": f"POST {base}/api/telemetry",
+            "header": "Authorization: Device <key>",
+        },
     }

@@ -10,7 +10,7 @@ import { dashboardHandoff } from "../components/auth/handoff";
 import { wireLogout } from "../components/auth/logout";
 import { expireUndo, wireConfirmations } from "../lib/confirm";
 import { clearStaleErrors } from "../lib/fielderrors";
-import { wireAutosubmit, wireCopyButtons, wireDropdowns } from "../lib/forms";
+import { wireForms } from "../lib/forms";
 import { whenReady } from "../lib/island";
 
 if (window.location.pathname === "/dashboard") dashboardHandoff();
@@ -19,7 +19,5 @@ wireConfirmations(document);
 whenReady(() => {
   expireUndo(document);
   wireLogout(document);
-  wireAutosubmit(document);
-  wireCopyButtons(document);
-  wireDropdowns(document);
+  wireForms(document);
 });

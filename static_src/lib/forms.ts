@@ -60,3 +60,10 @@ export function wireDropdowns(root: Document = document): void {
     for (const menu of open()) if (!menu.contains(event.target as Node)) menu.open = false;
   });
 }
+
+/** The form helpers every signed-in page gets: auto-submitting selects, Copy buttons, dropdowns. */
+export function wireForms(doc: Document = document): void {
+  wireAutosubmit(doc);
+  wireCopyButtons(doc);
+  wireDropdowns(doc);
+}

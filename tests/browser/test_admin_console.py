@@ -134,7 +134,8 @@ def test_create_users_then_edit_role_and_access(live_server, browser, in_app):
     # Carlo signs in with the password the admin typed, in a fresh session.
     browser.delete_all_cookies()
     sign_in(browser, base, "carlo.tan", "Carl0!pass")
-    assert "/dashboard" in browser.current_url
+    # The form's default role is Household, whose home is My household.
+    assert "/household/my" in browser.current_url
 
 
 def test_disable_throws_out_the_open_session_then_enable(live_server, browser, browser_binary, in_app):

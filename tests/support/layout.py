@@ -22,8 +22,9 @@ const tables = [...document.querySelectorAll('table')]
       id: t.id || `${t.closest('[id]')?.id || 'page'} table`,
       header: th ? th.getBoundingClientRect().right - right : null,
       cards: rows.length === 0 || getComputedStyle(rows[0]).display === 'block',
-      // A row's header (<th scope="row">) is its card's title; every other cell names its column.
-      unlabelled: cells.filter(c => !(c.dataset.label || '').trim() && c.scope !== 'row').length,
+      // A row's header (<th scope="row">) is its card's title and a group's (scope="rowgroup") the
+      // heading over its cards; every other cell names its column.
+      unlabelled: cells.filter(c => !(c.dataset.label || '').trim() && !['row', 'rowgroup'].includes(c.scope)).length,
       cut: rows.map(r => [...r.children].pop()).filter(Boolean)
         .map(c => { const r = c.getBoundingClientRect(); return r.width > 0 ? r.right - innerWidth : 9999; })
         .filter(d => d > 1).length,
