@@ -135,6 +135,24 @@ def _axes(
     return "".join(parts)
 
 
+def _legend(
+    series: Sequence[tuple[str, Sequence[float | None]]], colours: Sequence[str], left: int, height: int
+) -> str:
+    """The legend under a chart of several series (a colour swatch and each series' name); none
+    for one series, whose title says what it is."""
+    if len(series) <= 1:
+        return ""
+    parts, x, y = [], left, height - 10
+    for s, (name, _values) in enumerate(series):
+        colour = colours[(s + len(colours) - len(series)) % len(colours)]
+        parts.append(
+            f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{colour}"></rect>'
+            f'<text x="{x + 16}" y="{y}" font-size="11" fill="#1d2521">{escape(name)}</text>'
+        )
+        x += 24 + 7 * len(name)
+    return "".join(parts)
+
+
 def line_chart(
     categories: Sequence[str],
     series: Sequence[tuple[str, Sequence[float | None]]],
@@ -214,16 +232,7 @@ def line_chart(
                     f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"></polyline>'
                 )
         parts.extend(dots)
-    if len(series) > 1:
-        x = left
-        y = height - 10
-        for s, (name, _values) in enumerate(series):
-            colour = colours[(s + len(colours) - len(series)) % len(colours)]
-            parts.append(
-                f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{colour}"></rect>'
-                f'<text x="{x + 16}" y="{y}" font-size="11" fill="#1d2521">{escape(name)}</text>'
-            )
-            x += 24 + 7 * len(name)
+    parts.append(_legend(series, colours, left, height))
     parts.append("</svg>")
     return Markup("".join(parts))  # noqa: S704 - every text above is escaped
 
@@ -241,37 +250,20 @@ def bar_chart(
     colour: str = COLOURS[0],
     short_labels: Sequence[str] | None = None,
 ) -> Markup:
-    """Bars from zero, one per category, with a y axis and category labels."""
-    left, right, top, bottom = 48, 10, 12, 30
-    plot_w, plot_h = width - left - right, height - top - bottom
-    highest = max((v for v in values if v is not None), default=0.0)
-    y_max, step = _nice_max(float(highest))
-    n = max(len(categories), 1)
-    slot = plot_w / n
-    parts = [_open("bar", width, height, title, desc)]
-    parts.append(
-        _axes(
-            (0.0, y_max, step),
-            lambda v: top + plot_h - plot_h * v / y_max,
-            lambda i: left + slot * (i + 0.5),
-            short_labels or categories,
-            n,
-            y_label,
-            (left, width - right, top, plot_h),
-        )
+    """Bars from zero, one per category, with a y axis and category labels: one unnamed series
+    of grouped_bar_chart."""
+    return grouped_bar_chart(
+        categories,
+        [("", values)],
+        title=title,
+        desc=desc,
+        y_label=y_label,
+        unit=unit,
+        width=width,
+        height=height,
+        colours=[colour],
+        short_labels=short_labels,
     )
-    for i, v in enumerate(values):
-        if v is None or v <= 0:
-            continue
-        h = plot_h * float(v) / y_max
-        cat = categories[i] if i < len(categories) else ""
-        parts.append(
-            f'<rect x="{_num(left + slot * i + slot * 0.15)}" y="{_num(top + plot_h - h)}" '
-            f'width="{_num(slot * 0.7)}" height="{_num(h)}" fill="{colour}">'
-            f"<title>{escape(cat)}: {escape(_figure(float(v)))}{' ' + escape(unit) if unit else ''}</title></rect>"
-        )
-    parts.append("</svg>")
-    return Markup("".join(parts))  # noqa: S704 - every text above is escaped
 
 
 def joins_points(series: Sequence[tuple[str, Sequence[float | None]]]) -> bool:
@@ -327,17 +319,9 @@ def grouped_bar_chart(
             parts.append(
                 f'<rect x="{_num(left + slot * i + slot * 0.15 + bar_w * s)}" y="{_num(top + plot_h - h)}" '
                 f'width="{_num(bar_w)}" height="{_num(h)}" fill="{colour}">'
-                f"<title>{escape(name)} {escape(cat)}: {escape(_figure(float(v)))}"
+                f"<title>{escape(name) + ' ' if name else ''}{escape(cat)}: {escape(_figure(float(v)))}"
                 f"{' ' + escape(unit) if unit else ''}</title></rect>"
             )
-    if len(series) > 1:
-        x, y = left, height - 10
-        for s, (name, _values) in enumerate(series):
-            colour = colours[(s + len(colours) - len(series)) % len(colours)]
-            parts.append(
-                f'<rect x="{x}" y="{y - 9}" width="12" height="10" fill="{colour}"></rect>'
-                f'<text x="{x + 16}" y="{y}" font-size="11" fill="#1d2521">{escape(name)}</text>'
-            )
-            x += 24 + 7 * len(name)
+    parts.append(_legend(series, colours, left, height))
     parts.append("</svg>")
     return Markup("".join(parts))  # noqa: S704 - every text above is escaped

@@ -19,6 +19,7 @@ from sibol.household import seed as household_seed
 from tests.conftest import base_overrides, empty_all_tables
 from tests.factories import make_account
 from tests.support.browser import CHROMEDRIVER, CHROMIUM, make_driver
+from tests.support.offline import Link
 
 BROWSER_TESTS = Path(__file__).parent
 
@@ -125,3 +126,14 @@ def browser_nojs(browser_binary):
     yield driver
     driver.quit()
     shutil.rmtree(driver.sibol_profile, ignore_errors=True)
+
+
+@pytest.fixture
+def link(live_app):
+    """The live app on a server the offline tests can take down and bring back on the same port
+    (tests/support/offline.py), so the server is out of reach while the browser stays online."""
+    server = Link(live_app)
+    yield server
+    server.down()
+    with live_app.app_context():
+        db.session.remove()

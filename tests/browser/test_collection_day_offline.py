@@ -8,7 +8,6 @@ fetches fail as they would on a phone with no signal."""
 
 from __future__ import annotations
 
-import pytest
 from selenium.webdriver.common.by import By
 from sqlalchemy import delete, func, select
 
@@ -18,18 +17,9 @@ from sibol.models import HouseholdMember, MemberCollection
 from tests.factories import make_account
 from tests.factories_household import make_member, make_schedule
 from tests.support.browser import answer_confirm, settled_wait, sign_in
-from tests.support.offline import Link, cached_pages, offline, stored_entries
+from tests.support.offline import cached_pages, offline, stored_entries
 
 PAGE = "/household/collection-day"
-
-
-@pytest.fixture
-def link(live_app):
-    server = Link(live_app)
-    yield server
-    server.down()
-    with live_app.app_context():
-        db.session.remove()
 
 
 def open_with_worker(browser, link) -> None:

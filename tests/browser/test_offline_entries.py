@@ -8,7 +8,6 @@ The link is cut as in the collection day tests (tests/support/offline.py): DevTo
 
 from __future__ import annotations
 
-import pytest
 from selenium.webdriver.common.by import By
 from sqlalchemy import func, select
 
@@ -18,19 +17,10 @@ from tests.factories import make_account
 from tests.factories_household import make_member
 from tests.factories_maintenance import make_request
 from tests.support.browser import settled_wait, sign_in
-from tests.support.offline import Link, cached_pages, offline, stored_entries
+from tests.support.offline import cached_pages, offline, stored_entries
 
 LEADERBOARD = "/household?tab=leaderboard"
 QUEUE = (By.CSS_SELECTOR, "[data-offline-queue]")
-
-
-@pytest.fixture
-def link(live_app):
-    server = Link(live_app)
-    yield server
-    server.down()
-    with live_app.app_context():
-        db.session.remove()
 
 
 def open_with_worker(browser, url: str, pages: int = 1) -> None:
