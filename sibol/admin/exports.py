@@ -8,9 +8,10 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from ..data.export import csv_response, stream_rows, stream_scalars
+from ..data.export import stream_rows, stream_scalars
 from ..models import Account, Module
 from ..models.core import account_modules
+from ..web.downloads import csv_response
 from . import queries
 from .serializers import status_label
 

@@ -113,8 +113,3 @@ ROLE_ID: dict[str, Any] = {
     "enum": [1, 2, 3, 4, 5],
     "description": "1 Admin, 2 Barangay Staff, 3 Operator, 4 Household, 5 City Admin (given only by a City Admin)",
 }
-
-
-# Every feature's operations ---------------------------------------------------------------------
-
-CORE_OPERATIONS: dict[tuple[str, str], dict] = {("core.openapi", "GET"): {"errors": []}}

@@ -9,10 +9,11 @@ from flask import Response
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..data.export import csv_response, stream_rows
+from ..data.export import stream_rows
 from ..i18n.localtime import time_zone_name
 from ..models import Machine
 from ..models.telemetry import Alert
+from ..web.downloads import csv_response
 from . import alerts, panels
 from .metrics import metric_info
 from .rollups import Point
