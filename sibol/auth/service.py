@@ -338,7 +338,7 @@ class GoogleOutcome:
 
 
 def google_sign_in(info: dict) -> GoogleOutcome:
-    """Decide what a verified Google identity leads to (DESIGN.md section 3)."""
+    """Decide what a verified Google identity leads to (docs/auth.md lists the outcomes)."""
     sub = str(info.get("sub") or info.get("id") or "")[:255]
     email = str(info.get("email") or "").strip()[:254]
     if not sub or not EMAIL_RE.match(email) or info.get("email_verified") in (False, "false"):

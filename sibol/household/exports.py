@@ -1,5 +1,5 @@
 """CSV exports of the Household tables (schedules, leaderboard, rewards, claimed rewards): the
-queries their tables page through, unpaged, with the tables' columns (sibol/export.py)."""
+queries their tables page through, unpaged, with the tables' columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ A view is wrapped by exactly one of:
   @signed_in                   any active account, whatever its modules
   @module_required(ModuleId.X) an active account holding module X (admin routes: ModuleId.ADMIN)
   @module_required(ModuleId.X, action="x.y")  ... and whose role the action allows
-                               (sibol/permissions.py: one table of action -> roles; unsafe
+                               (sibol/identity/permissions.py: one table of action -> roles; unsafe
                                methods on a module route without an action use the module's
                                default write roles)
 

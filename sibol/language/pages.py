@@ -1,7 +1,7 @@
 """POST /language: the switcher in the top bar and on the sign-in page, without JavaScript.
 
 Signed in, the choice is stored on the account; otherwise in a long-lived cookie, which the
-locale selector reads before Accept-Language (sibol/i18n.py). Either way it returns to the page
+locale selector reads before Accept-Language (sibol/i18n/languages.py). Either way it returns to the page
 it came from (a same-site path only: no open redirect)."""
 
 from __future__ import annotations

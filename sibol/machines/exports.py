@@ -1,5 +1,5 @@
 """CSV exports of the SIBOL Machines tables (machines, chemical additives, waste containers):
-the queries their tables page through, unpaged, and the table's columns (sibol/export.py)."""
+the queries their tables page through, unpaged, and the table's columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 

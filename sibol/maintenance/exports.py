@@ -1,5 +1,5 @@
 """CSV export of the Maintenance table: the tab's query with its search and filters, unpaged,
-with the tab's columns (sibol/export.py)."""
+with the tab's columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 

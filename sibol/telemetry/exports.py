@@ -1,5 +1,5 @@
 """CSV exports of telemetry: the machine alerts table (the state and machine it shows, every alert,
-where the page shows the newest 200) and a metric's readings series (sibol/export.py)."""
+where the page shows the newest 200) and a metric's readings series (sibol/data/export.py)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def static_url(filename: str) -> str:
 def nav_items() -> list[dict]:
     """The top bar's links: only the modules the account can open (the spec's
     section 2 showed every link but Admin, and the others led to 403 pages). The server
-    still refuses a module the account lacks (sibol/access.py)."""
+    still refuses a module the account lacks (sibol/identity/access.py)."""
     if not current_user.is_authenticated:
         return []
     items = []
@@ -83,7 +83,7 @@ def label_cells(row_html: Markup | str, headers: list[str]) -> Markup:
 
 
 def user_can(action: str) -> bool:
-    """In templates: `{% if can("household.reward.write") %}` (sibol/permissions.py)."""
+    """In templates: `{% if can("household.reward.write") %}` (sibol/identity/permissions.py)."""
     return can(current_user, action)
 
 
