@@ -36,6 +36,7 @@ def test_the_house_check_sees_the_whole_package():
     assert "sibol.identity.tenancy.scope" in house.modules
     assert {"auth", "telemetry", "household"} <= rules.features(house)
     assert not rules.features(house) & rules.PLATFORM
+    assert rules.PLATFORM <= {rules.room(name) for name in house.modules}  # no misspelt platform name
     edges = {(e.source, e.target, e.name) for e in house.edges}
     assert ("sibol.auth.tasks", "sibol.jobs.queue", "huey") in edges
     assert (
