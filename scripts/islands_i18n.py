@@ -8,7 +8,7 @@ Every `t("English text", {...})` call in static_src (tests excluded) is a messag
 sibol/translations/islands.pot (the `islands` domain, apart from the server's `messages`); each
 language's sibol/translations/<lang>/LC_MESSAGES/islands.po is updated from it (new texts appear
 with an empty msgstr for a translator; removed ones become obsolete). Locations carry file names
-without line numbers, so editing a file does not change the catalogue; sibol/island_i18n.py uses
+without line numbers, so editing a file does not change the catalogue; sibol/web/island_messages.py uses
 them to embed, per island, only the texts that island's modules use.
 """
 

@@ -18,6 +18,7 @@ from .api import install_cors, make_api_blueprint
 from .api.openapi import collect_operations
 from .cli import register_commands
 from .config import load_settings
+from .core import openapi as core_openapi
 from .core.pages import bp as core_bp
 from .core.static import register_static
 from .data.retry import install_write_retry
@@ -227,7 +228,7 @@ def register_blueprints(app: Flask) -> None:
             api.register_blueprint(extra)
     live.install(app, api)  # GET /api/live (every live region of a page in one poll), live_attrs()
     app.register_blueprint(api)
-    collect_operations(app, [*described, live])
+    collect_operations(app, [core_openapi, *described, live])
 
 
 def _optional_module(name: str):

@@ -1,4 +1,4 @@
-"""Settings read from the environment (DESIGN.md section 4); the only module that reads it."""
+"""Settings read from the environment (the README's Configuration table); the only module that reads it."""
 
 from __future__ import annotations
 

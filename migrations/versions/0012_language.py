@@ -1,4 +1,4 @@
-"""language: an account's chosen language (issue 16)
+"""language: an account's chosen language
 
 Revision ID: 0012_language
 Revises: 0011_telemetry

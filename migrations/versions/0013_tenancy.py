@@ -1,4 +1,4 @@
-"""tenancy: barangays as tenants, a City Admin role (issue 15)
+"""tenancy: barangays as tenants, a City Admin role
 
 Every tenant-owned table gets barangay_id (NOT NULL, a foreign key, indexed); existing rows go
 to the first barangay, created from SIBOL_DEFAULT_BARANGAY_NAME when there is none. Names that

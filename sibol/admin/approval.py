@@ -11,14 +11,14 @@ from flask_babel import lazy_gettext as _l
 from .. import emails
 from ..errors import Conflict, Invalid
 from ..extensions import db
-from ..household.residents.resident import ensure_member_for
+from ..household.residents.service import ensure_member_for
 from ..i18n.languages import N_
 from ..identity.onetime import set_password_url
 from ..identity.tokens import revoke_all_tokens
-from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Module, RoleId
+from ..models import Account, AccountStatus, RoleId
 from ..models.admin import AuditAction
 from ..models.core import Role
-from .service import audit, check_role, get_account
+from .service import apply_role, audit, check_role, get_account
 
 REASON_MAX = 500
 NEEDS_CONFIRMATION = N_(
@@ -39,15 +39,6 @@ def approval_role(account: Account, role: Role | None, confirm_role: str | None)
             requestedRoleName=account.role.name,
         )
     return chosen
-
-
-def apply_role(account: Account, role: Role) -> None:
-    """Approving with another role: that role and its default modules."""
-    if role.id == account.role_id:
-        return
-    ids = ROLE_DEFAULT_MODULES[RoleId(role.id)]
-    account.role_id, account.role = role.id, role
-    account.modules = [m for m in db.session.query(Module).order_by(Module.id) if m.id in ids]
 
 
 def _pending(account_id: int) -> Account:

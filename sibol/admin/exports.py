@@ -1,5 +1,5 @@
 """CSV exports of the account administration tables (List of Accounts, User Approval): the
-queries their tables page through, unpaged, with the tables' columns (sibol/export.py)."""
+queries their tables page through, unpaged, with the tables' columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from ..data.export import csv_response, stream_rows, stream_scalars
+from ..data.export import stream_rows, stream_scalars
 from ..models import Account, Module
 from ..models.core import account_modules
+from ..web.downloads import csv_response
 from . import queries
 from .serializers import status_label
 

@@ -18,7 +18,7 @@ from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
 from ..identity import tenancy
 from ..identity.access import module_required
-from ..machines import areas
+from ..machines import service as areas
 from ..models import Account, ModuleId
 from ..web.safe_actions import confirmation_page, drop_undo, needs_confirmation, offer_undo
 from . import approval, exports, locks, queries, service

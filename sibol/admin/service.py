@@ -23,7 +23,7 @@ from ..data.locks import take_write_lock
 from ..data.rows import get_by_id
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
-from ..household.residents.resident import ensure_member_for
+from ..household.residents.service import ensure_member_for
 from ..i18n.languages import N_
 from ..identity import tenancy, usernames
 from ..identity.onetime import set_password_url
@@ -51,6 +51,7 @@ from ..models import (
 )
 from ..models.admin import AuditAction, AuditEntry
 from .queries import modules
+from .serializers import account_json as account_json
 
 NAME_MAX = 100
 EMAIL_MAX = 254
@@ -340,3 +341,12 @@ def set_active(actor: Account, account_id: int, active: bool) -> Account:
     audit(AuditAction.ENABLE if active else AuditAction.DISABLE, actor, account)
     db.session.commit()
     return account
+
+
+def apply_role(account: Account, role: Role) -> None:
+    """Approving with another role: that role and its default modules."""
+    if role.id == account.role_id:
+        return
+    ids = ROLE_DEFAULT_MODULES[RoleId(role.id)]
+    account.role_id, account.role = role.id, role
+    account.modules = [m for m in db.session.query(Module).order_by(Module.id) if m.id in ids]

@@ -14,7 +14,6 @@ import re
 from flask import Flask
 
 from ..identity.access import PUBLIC, access_of
-from .schemas import CORE_OPERATIONS
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 ANY_JSON = {"description": "JSON", "content": {"application/json": {"schema": {}}}}
@@ -97,9 +96,9 @@ def api_rules(app: Flask):
 
 
 def collect_operations(app: Flask, modules) -> None:
-    """The app factory hands over every feature's openapi module; their OPERATIONS, with the
-    document's own route, describe the routes in /api/openapi.json."""
-    found = dict(CORE_OPERATIONS)
+    """The app factory hands over every feature's openapi module (the document's own route is
+    core's); their OPERATIONS describe the routes in /api/openapi.json."""
+    found: dict[tuple[str, str], dict] = {}
     for module in modules:
         found.update(module.OPERATIONS)
     app.extensions["sibol_openapi_operations"] = found

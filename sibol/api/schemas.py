@@ -13,7 +13,7 @@ Keyed by (endpoint, method):
   "errors"           the error statuses it may answer besides 401/403 (default 400, 404, 405, 415)
   "also"             further non-error statuses
   "csv"              True for a list that also answers text/csv (format=csv or Accept: text/csv;
-                     sibol/export.py): adds the format parameter, the CSV content and a 400
+                     sibol/data/export.py): adds the format parameter, the CSV content and a 400
 
 Every write (any method but GET) may answer 400: a browser session cookie that carries a
 signed-in account (or any cookie with a body that is not JSON) without its CSRF token is refused
@@ -113,8 +113,3 @@ ROLE_ID: dict[str, Any] = {
     "enum": [1, 2, 3, 4, 5],
     "description": "1 Admin, 2 Barangay Staff, 3 Operator, 4 Household, 5 City Admin (given only by a City Admin)",
 }
-
-
-# Every feature's operations ---------------------------------------------------------------------
-
-CORE_OPERATIONS: dict[tuple[str, str], dict] = {("core.openapi", "GET"): {"errors": []}}

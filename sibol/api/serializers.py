@@ -65,7 +65,7 @@ def account_fields(account: Account) -> dict:
 
 
 def user_json(account: Account) -> dict:
-    """The `user` stored by the browser: both spellings of DESIGN.md section 3."""
+    """The `user` stored by the browser: both spellings the spec uses (Roles and roles, roleId and role)."""
     modules = sorted(account.module_ids)
     return {
         **account_fields(account),

@@ -1,4 +1,5 @@
-"""Google sign-in with Flask-Dance; the provider's URLs come from configuration (DESIGN.md 4).
+"""Google sign-in with Flask-Dance; the provider's URLs come from configuration (the
+README's Configuration table).
 
 GET /api/auth/google sends the browser to the provider; its callback /api/auth/google/authorized
 exchanges the code, reads the user-info endpoint and leads to one of four outcomes: an active

@@ -1,5 +1,5 @@
-"""Sign-in mail: the verification link, and the queued halves of resend-verification and
-forgot-password (sibol/auth/tasks.py queues them).
+"""Sign-in mail: the verification link, the queued halves of resend-verification and
+forgot-password (sibol/auth/tasks.py queues them), and the owner's notice of a lock-out.
 
 The request only checks the address's form and queues the job, for a known address and an
 unknown one alike; the job looks the address up and decides whether anything is sent.
@@ -7,11 +7,13 @@ unknown one alike; the job looks the address up and decides whether anything is 
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from .. import emails
 from ..extensions import db
 from ..identity import onetime
+from ..identity.lockout import Notice
 from ..models import Account, AccountStatus
 from ..models.auth import TokenPurpose
 from ..web.links import client_base, email_link
@@ -48,3 +50,16 @@ def send_reset_code(email: str) -> str | None:
     db.session.commit()
     emails.reset_code_email(account, code)
     return code
+
+
+def lock_notice(notice: Notice) -> bool:
+    """The e-mail to an account's owner when sign-in to it was locked for an address or slowed
+    down: which address, for how long, and that a completed password reset lifts it."""
+    return emails.send_email(
+        notice.account.email,
+        _l("Sign-in to your SIBOL account was paused"),
+        "auth_locked",
+        account=notice.account,
+        minutes=notice.minutes,
+        address=notice.address,
+    )

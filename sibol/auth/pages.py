@@ -23,7 +23,7 @@ from ..identity.passwords import (
     strength_label,
 )
 from ..inputs.fields import field_errors
-from ..web.home import home_url
+from ..web.home import account_page_url, home_url
 from ..web.links import sign_in_url
 from . import google, limits, recovery, service
 
@@ -107,7 +107,7 @@ def logout():
 @signed_in
 def sessions_page():
     """The account's sessions are listed, and ended, on its profile."""
-    return redirect(url_for("profile.index", _anchor="sessions"))
+    return redirect(account_page_url(_anchor="sessions") or home_url())
 
 
 @bp.route("/signup", methods=["GET", "POST"])
@@ -276,7 +276,7 @@ def choose_password():
     it goes then. Without a temporary password, the profile is where a password changes."""
     account = current_user
     if not account.password_is_temporary:
-        return redirect(url_for("profile.index"))
+        return redirect(account_page_url() or home_url())
     target = request.values.get("next", "")[:500]
     error = None
     if request.method == "POST":

@@ -25,7 +25,7 @@ from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import TokenPurpose
-from .mailings import verification_link
+from .mailings import lock_notice, verification_link
 from .tasks import verification_mail
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
@@ -103,7 +103,7 @@ def authenticate(username: str, password: str) -> Account:
         raise
     if account is None:
         verify_password(_DUMMY_HASH, password)
-        attempt.failed()
+        count_wrong_password(attempt)
         raise Unauthorized(_(WRONG))
     if not account.password_hash:
         # Self-registered accounts have no password until approval: say where they stand.
@@ -112,12 +112,12 @@ def authenticate(username: str, password: str) -> Account:
         _refuse_inactive(account)
         raise Unauthorized(_(NO_PASSWORD))
     if not verify_password(account.password_hash, password):
-        attempt.failed()
+        count_wrong_password(attempt)
         raise Unauthorized(_(WRONG))
     if account.password_expires_at is not None and account.password_expires_at <= utcnow():
         # A temporary password past its time signs in no more; the try counts as a failed one,
         # like any password that does not let the account in.
-        attempt.failed()
+        count_wrong_password(attempt)
         raise Unauthorized(_(TEMPORARY_EXPIRED), status="password_expired")
     attempt.succeeded()
     if needs_rehash(account.password_hash):
@@ -125,6 +125,16 @@ def authenticate(username: str, password: str) -> Account:
     db.session.commit()
     _refuse_inactive(account)
     return account
+
+
+def count_wrong_password(attempt: lockout.Attempt) -> None:
+    """A password that did not let the account in: counted (commits), the owner e-mailed when a
+    lock or the slowing starts (lockout.Notice), and lockout.Locked raised when this check began
+    the lock. Every password check (sign-in, the profile's current password) ends a failure here."""
+    notice = attempt.failed()
+    if notice is not None:
+        lock_notice(notice)
+    attempt.raise_if_locked()
 
 
 def start_session(account: Account, *, with_token: bool) -> str | None:
@@ -328,7 +338,7 @@ class GoogleOutcome:
 
 
 def google_sign_in(info: dict) -> GoogleOutcome:
-    """Decide what a verified Google identity leads to (DESIGN.md section 3)."""
+    """Decide what a verified Google identity leads to (docs/auth.md lists the outcomes)."""
     sub = str(info.get("sub") or info.get("id") or "")[:255]
     email = str(info.get("email") or "").strip()[:254]
     if not sub or not EMAIL_RE.match(email) or info.get("email_verified") in (False, "false"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 from flask_babel import gettext as _
 
-from ..admin.serializers import account_json
+from ..admin.service import account_json
 from ..api import int_field, json_body, pick
 from ..data.listing import page_args
 from ..errors import Invalid

@@ -13,7 +13,8 @@ from ..errors import Invalid, ServiceError
 from ..identity import tenancy
 from ..identity.access import module_required
 from ..inputs.fields import field_errors
-from ..models import ModuleId
+from ..models import ModuleId, RoleId
+from ..web.home import home_of
 from . import service
 
 bp = Blueprint("city", __name__)
@@ -171,6 +172,7 @@ def appoint_admin(barangay_id: int):
 
 
 @bp.get("/city")
+@home_of(RoleId.CITY_ADMIN, module=ADMIN)
 @module_required(ADMIN, action="city.dashboard")
 def dashboard():
     page, per_page = page_args_lenient(25)

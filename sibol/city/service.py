@@ -19,7 +19,6 @@ from sqlalchemy import Select, event, func, select
 from sqlalchemy.orm import Session
 
 from ..admin import service as admin_service
-from ..admin.approval import apply_role
 from ..data.listing import Page, fetch_page, matches_any
 from ..data.rows import get_by_id
 from ..errors import Invalid, NotFound
@@ -27,11 +26,11 @@ from ..extensions import db
 from ..i18n import localtime
 from ..identity import tenancy
 from ..impact import service as impact
-from ..machines import areas
+from ..machines import service as areas
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Machine, Module, Role, RoleId
 from ..models.household import EnergyReading, HouseholdMember, WasteCollection
 from ..models.maintenance import MaintenanceRequest, MaintenanceStatus
-from ..public import slugs as public_slugs
+from ..public.service import free_slug
 
 NAME_MAX = 100
 OPEN_MAINTENANCE = (MaintenanceStatus.REQUESTED, MaintenanceStatus.ONGOING)
@@ -71,7 +70,7 @@ def create_barangay(raw_name: object) -> Barangay:
     without an area its staff could add no machine."""
     name = clean_name(raw_name)
     with tenancy.unscoped():
-        barangay = Barangay(name=name, is_active=True, slug=public_slugs.free_slug(name))
+        barangay = Barangay(name=name, is_active=True, slug=free_slug(name))
     with tenancy.unscoped():
         db.session.add(barangay)
         db.session.flush()
@@ -194,7 +193,7 @@ def appoint_admin(
             if role is None:  # pragma: no cover - reference data is seeded
                 raise NotFound("The Admin role is missing: run `flask seed`.")
             if account.role_id != RoleId.ADMIN:
-                apply_role(account, role)
+                admin_service.apply_role(account, role)
             modules = {m.id for m in account.modules}
             if not set(ROLE_DEFAULT_MODULES[RoleId.ADMIN]) <= modules:
                 account.modules = list(

@@ -1,6 +1,7 @@
 """Pages: send and cancel a machine's commands from its device page and the Process Panels tab.
 
-Forms post here and redirect back (to `next`, a path on this site, else the device page). The
+Forms post here and redirect back (to `next`, a path on this site, else the account's home page:
+the forms always send it). The
 history is rendered by templates/commands/_history.html, which the device page includes; it is a
 live region (sibol.web.live): `history_fragment` redraws it when a command is sent or its status
 changes, so each status follows without a reload (and its Refresh link reloads the page).
@@ -10,7 +11,7 @@ a confirmation page (sibol/web/safe_actions.py) that posts the same form back wi
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -18,6 +19,7 @@ from ..errors import ServiceError
 from ..identity.access import module_required
 from ..identity.permissions import role_may
 from ..models import ModuleId
+from ..web.home import home_url
 from ..web.live import Fragment, live_fragment
 from ..web.safe_actions import confirmation_page
 from . import rules, service
@@ -44,7 +46,7 @@ def _back(machine_id: int) -> str:
     target = request.form.get("next", "")
     if target.startswith("/") and not target.startswith("//") and "\\" not in target:
         return target
-    return url_for("telemetry.device", machine_id=machine_id)
+    return home_url()
 
 
 @bp.get("/sibol-machines/machines/<machine_id>/live/commands")
@@ -62,8 +64,7 @@ def history_fragment(machine_id: str) -> Fragment:
             "commands/_history.html",
             machine=machine,
             commands=service.history(machine.id),
-            # Cancel returns to the device page, not to this fragment or the poll that drew it.
-            back=url_for("telemetry.device", machine_id=machine.id),
+            fragment=True,  # Cancel returns to the device page, not to this fragment or the poll
         ),
     )
 

@@ -4,7 +4,7 @@ Every write is one transaction. Expiry is applied by the minute tick (expire_due
 one machine, at the start of every read or change of its commands, so a status is never shown
 stale and the one-pending-command-per-kind rule never counts an expired command.
 
-People reach commands through the request's barangay scope (sibol/tenancy.py), so another
+People reach commands through the request's barangay scope (sibol/identity/tenancy/), so another
 barangay's machine is not found. A device has no scope: its functions take the machine id of its
 key and always filter by it, so a device never sees or changes another machine's commands.
 """

@@ -16,6 +16,7 @@ from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..models import Account, ModuleId, RoleId
 from ..web import charts as svg_charts
+from ..web.home import home_of
 from . import service
 
 bp = Blueprint("dashboard", __name__)
@@ -80,6 +81,7 @@ def chart_svgs(summary: dict) -> dict:
 
 
 @bp.get("/dashboard")
+@home_of(module=ModuleId.DASHBOARD)
 @module_required(ModuleId.DASHBOARD)
 def index():
     return _render()

@@ -22,7 +22,7 @@ from ..impact import service as impact
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import EnergyReading, WasteCollection
-from ..telemetry.dashboard import machine_waste_between
+from ..telemetry.service import machine_waste_between
 
 PERIODS = ("weekly", "monthly", "yearly")
 PERIOD_NAMES = {"weekly": "Weekly", "monthly": "Monthly", "yearly": "Yearly"}

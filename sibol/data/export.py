@@ -1,7 +1,8 @@
 """CSV export of a table: the same query the table pages through, streamed whole.
 
 A list view asks `wants_csv()` (`?format=csv`, or an Accept header preferring text/csv; any other
-`format` is a 400 naming it), checks its input as usual, then answers `csv_response(...)` with the
+`format` is a 400 naming it), checks its input as usual, then answers `csv_response(...)`
+(sibol/web/downloads.py, which carries the request's barangay scope into the stream) with the
 statement its page would run, unpaged. Rows come from the database in chunks (`yield_per`, which
 also asks the driver for a server-side cursor: `stream_results`) and leave as CSV in chunks, so
 memory stays flat however long the table. Relationships are loaded only by joins in that one
@@ -21,15 +22,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime, time
 from typing import Any
 
-from flask import Response, request, stream_with_context
+from flask import request
 from flask_babel import gettext as _
 from sqlalchemy import Select
 from sqlalchemy.orm import raiseload
 
 from ..errors import Invalid
 from ..extensions import db
-from ..i18n.localtime import to_local, today
-from ..identity import tenancy
+from ..i18n.localtime import to_local
 from .listing import query_url
 
 CSV_MIMETYPE = "text/csv"
@@ -115,49 +115,14 @@ def stream_rows(statement: Select, chunk_rows: int = CHUNK_ROWS) -> Iterator[Any
 
 
 def _stream(statement: Select, chunk_rows: int, *, scalars: bool) -> Iterator[Any]:
-    # Read while the response streams: csv_response() sets the request's barangay scope again
-    # around it (tests/api/test_tenant_isolation.py found exports leaking without it).
+    # Read while the response streams: sibol/web/downloads.py sets the request's barangay scope
+    # again around it (tests/api/test_tenant_isolation.py found exports leaking without it).
     statement = statement.options(raiseload("*")).execution_options(yield_per=chunk_rows)
     result = db.session.execute(statement)
     try:
         yield from (result.scalars() if scalars else result)
     finally:
         result.close()
-
-
-def in_request_scope(pieces: Iterable[bytes]) -> Iterator[bytes]:
-    """A streamed body's pieces, produced inside this request's barangay scope. The rows are read
-    while the response streams, after the view has returned and the request's scope
-    (sibol/identity/tenancy) has been cleared: call this in the view, so the scope is carried
-    along (tests/api/test_tenant_isolation.py found exports leaking without it)."""
-    scope = tenancy.current_scope()
-
-    def generate() -> Iterator[bytes]:
-        with tenancy.scoped(scope):
-            yield from pieces
-
-    return generate()
-
-
-def export_filename(name: str) -> str:
-    return f"{name}-{today().isoformat()}.csv"
-
-
-def csv_response(name: str, headers: Sequence[Any], rows: Iterable[Any], shape: Shape) -> Response:
-    """A streamed CSV download: `name-YYYY-MM-DD.csv`, the headers (lazy gettext strings are
-    rendered now, in the request's language), then shape(row) for each row.
-
-    Call it only after the request's input has been checked: once streaming starts, the status
-    line is sent and a refusal can no longer be a clean 400.
-    """
-    header_texts = [str(h) for h in headers]
-    pieces = in_request_scope(encode_rows(header_texts, (shape(row) for row in rows)))
-    response = Response(stream_with_context(pieces), mimetype=CSV_MIMETYPE)
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="{export_filename(name)}"'
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
 
 
 def export_link(**extra: Any) -> str:

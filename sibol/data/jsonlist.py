@@ -1,6 +1,7 @@
 """A JSON list of database rows streamed whole, for a list too long to build in memory.
 
-`json_list_response(rows, shape)` answers `[shape(row), ...]` as application/json, written in
+`json_list_response(rows, shape)` (sibol/web/downloads.py, which carries the request's barangay
+scope into the stream) answers `[shape(row), ...]` as application/json, written in
 pieces of CHUNK_ROWS rows while `rows` (stream_rows/stream_scalars of sibol/data/export.py: a
 server-side cursor read in chunks) are read: neither the rows nor the text of the whole list are
 ever held at once, so memory stays flat however many rows there are. Flask-Compress compresses the
@@ -14,12 +15,10 @@ sent with the first piece.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from flask import Response, stream_with_context
-
-from .export import CHUNK_ROWS, in_request_scope
+from .export import CHUNK_ROWS
 
 
 def encode_list(items: Iterable[Any], chunk_rows: int = CHUNK_ROWS) -> Iterator[bytes]:
@@ -41,10 +40,3 @@ def encode_list(items: Iterable[Any], chunk_rows: int = CHUNK_ROWS) -> Iterator[
 def _items_text(batch: list[Any]) -> bytes:
     """The items as JSON, without the list's brackets."""
     return json.dumps(batch, separators=(",", ":"), ensure_ascii=False)[1:-1].encode("utf-8")
-
-
-def json_list_response(
-    rows: Iterable[Any], shape: Callable[[Any], Any], chunk_rows: int = CHUNK_ROWS
-) -> Response:
-    pieces = in_request_scope(encode_list((shape(row) for row in rows), chunk_rows))
-    return Response(stream_with_context(pieces), mimetype="application/json")

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from ..errors import Unauthorized
 from ..extensions import limiter
 from ..models.telemetry import DeviceKey
-from ..telemetry import keys
+from ..telemetry import service as telemetry
 
 HEADER = "X-Device-Key"
 
@@ -31,11 +31,11 @@ def calling_device() -> DeviceKey:
                 b="Authorization: Device <key>",
             )
         )
-    return keys.device_for_header(header)
+    return telemetry.device_for_header(header)
 
 
 def _rate_key() -> str:
-    return keys.rate_key(_authorization())
+    return telemetry.rate_key(_authorization())
 
 
 def _rate() -> str:

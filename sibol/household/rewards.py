@@ -17,7 +17,7 @@ from ..inputs import rules, uploads
 from ..inputs.fields import Errors
 from ..inputs.uploads import IMAGE_EXTENSIONS, MAX_UPLOAD_BYTES, sniff_image
 from ..models import HouseholdMember, Reward, RewardClaim, RewardStatus
-from .service import REWARD_STATUSES, _search_text, get_member
+from .service import REWARD_STATUSES, get_member, search_text
 
 
 def list_rewards(q: str | None = None, status: str | None = None, page: int = 1, per_page: int = 10) -> Page:
@@ -33,7 +33,7 @@ def rewards_query(q: str | None = None, status: str | None = None) -> Select:
 
 def _reward_conditions(q: str | None, status: str | None) -> list:
     conditions = []
-    q = _search_text(q)
+    q = search_text(q)
     if q:
         conditions.append(matches_any(q, Reward.name, Reward.area))
     if status in REWARD_STATUSES:
@@ -136,7 +136,7 @@ def claims_query(q: str | None = None) -> Select:
 
 
 def _claim_conditions(q: str | None) -> list:
-    q = _search_text(q)
+    q = search_text(q)
     return [matches_any(q, HouseholdMember.name, Reward.name)] if q else []
 
 

@@ -14,7 +14,7 @@ from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..inputs import rules
 from ..inputs.fields import Errors
-from ..machines import areas as machine_areas
+from ..machines import service as machine_areas
 from ..models import (
     OPEN_COLLECTION_STATUSES,
     Barangay,
@@ -35,7 +35,7 @@ DEFAULT_RULE = (1000, 30)  # spec section 9: 1 kg of food waste = 30 points
 UNCHANGED: typing.Any = object()  # update_schedule's collector_id when it stays as it is
 
 
-def _search_text(q: str | None) -> str:
+def search_text(q: str | None) -> str:
     return " ".join((q or "").split())[:100]
 
 
@@ -62,7 +62,7 @@ def schedules_query(q: str | None = None, status: str | None = None) -> Select:
 
 def _schedule_conditions(q: str | None, status: str | None) -> list:
     conditions = []
-    q = _search_text(q)
+    q = search_text(q)
     if q:
         area_match = select(CollectionArea.schedule_id).where(matches_any(q, CollectionArea.name))
         people = matches_any(q, CollectionSchedule.maintenance_person, CollectionSchedule.collector_contact)
@@ -252,7 +252,7 @@ def _leaderboard(q: str | None, status: str | None) -> tuple[Select, list]:
         func.rank().over(order_by=HouseholdMember.points.desc()).label("rank"),
     ).subquery()
     conditions = []
-    q = _search_text(q)
+    q = search_text(q)
     if q:
         conditions.append(matches_any(q, HouseholdMember.name, HouseholdMember.barangay))
     if status in MEMBER_STATUSES:

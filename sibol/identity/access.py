@@ -5,7 +5,7 @@ A view is wrapped by exactly one of:
   @signed_in                   any active account, whatever its modules
   @module_required(ModuleId.X) an active account holding module X (admin routes: ModuleId.ADMIN)
   @module_required(ModuleId.X, action="x.y")  ... and whose role the action allows
-                               (sibol/permissions.py: one table of action -> roles; unsafe
+                               (sibol/identity/permissions.py: one table of action -> roles; unsafe
                                methods on a module route without an action use the module's
                                default write roles)
 
@@ -25,6 +25,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..errors import json_error, wants_json
+from ..extensions import login_manager
 from ..i18n.labels import shown
 from ..models import MODULES, ModuleId
 from .permissions import role_may
@@ -95,13 +96,19 @@ def access_of(endpoint: str | None, app: Flask | None = None) -> Access | None:
     return declared
 
 
+def sign_in_page(**values) -> str:
+    """The sign-in page: Flask-Login's login_view, which the app factory names. The platform
+    names no feature's page itself."""
+    return url_for(str(login_manager.login_view), **values)
+
+
 def _refuse_anonymous(message: str | None = None):
     if wants_json():
         return json_error(401, message or _("Sign in to continue."), code="unauthorized")
     if message:
         flash(message, "error")
     target = request.full_path if request.query_string else request.path
-    return redirect(url_for("auth.login") + "?" + urlencode({"next": target}))
+    return redirect(sign_in_page() + "?" + urlencode({"next": target}))
 
 
 def enforce_access():

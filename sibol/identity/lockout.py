@@ -15,8 +15,9 @@ guesses cannot slip past a limit together. Two counts stand guard (docs/auth.md 
 
 A correct password clears its address's count and marks the address as the account's. A
 completed password reset or set-password link (`lift`) ends every lock and the flood count, and
-trusts the address it was completed from; an admin can `unlock` too. The owner is e-mailed when a
-lock or the slowing starts, at most once an hour. An unknown name is counted and refused the same
+trusts the address it was completed from; an admin can `unlock` too. When a lock or the slowing
+starts, `failed` hands back a Notice for the owner (at most one an hour), which the caller mails
+(sibol/auth/service.py, `count_wrong_password`). An unknown name is counted and refused the same
 way, so the answers reveal nothing about which names exist.
 """
 
@@ -31,10 +32,8 @@ from datetime import datetime, timedelta
 
 from flask import has_request_context, request
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from .. import emails
 from ..errors import ServiceError
 from ..extensions import db
 from ..models import Account, utcnow
@@ -162,9 +161,10 @@ class Attempt:
         store.give_back(self.key)
         db.session.commit()
 
-    def failed(self) -> None:
-        """A wrong password (already counted). Commits; the owner hears of a lock or of the slowing
-        when it starts (once an hour at most); raises Locked when this check began the lock."""
+    def failed(self) -> Notice | None:
+        """A wrong password (already counted). Commits. Returns what the owner must hear when a
+        lock or the slowing starts (once an hour at most), else None; the caller mails it, then
+        calls `raise_if_locked`."""
         now = utcnow()
         owner = self.account
         started = self.lock_started is not None or self.flood_started
@@ -173,9 +173,29 @@ class Attempt:
             store.prune(now)
         db.session.commit()
         if tell and owner is not None:
-            _tell_owner(owner, self.lock_started, self.address)
+            return Notice(owner, self.lock_started, self.address)
+        return None
+
+    def raise_if_locked(self) -> None:
+        """Raises Locked when this check began the lock of its address."""
         if self.lock_started is not None:
             raise Locked(self.lock_started)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the owner is told: which address was locked out and until when (None: sign-in is
+    slowed instead), and that a completed password reset lifts it."""
+
+    account: Account
+    locked_until: datetime | None
+    address: str
+
+    @property
+    def minutes(self) -> int | None:
+        if self.locked_until is None:
+            return None
+        return math.ceil((self.locked_until - utcnow()).total_seconds() / 60)
 
 
 def begin(account: Account | None, login: str) -> Attempt:
@@ -213,20 +233,6 @@ def begin(account: Account | None, login: str) -> Attempt:
     flood_started = meter is not None and meter.failures == FLOOD_FREE
     db.session.commit()
     return Attempt(key, here, address, account, lock_started, flood_started)
-
-
-def _tell_owner(account: Account, locked_until: datetime | None, address: str) -> None:
-    """The e-mail to the owner: which address was locked out and for how long, or that sign-in
-    is slowed; and that a completed password reset lifts it."""
-    minutes = math.ceil((locked_until - utcnow()).total_seconds() / 60) if locked_until else None
-    emails.send_email(
-        account.email,
-        _l("Sign-in to your SIBOL account was paused"),
-        "auth_locked",
-        account=account,
-        minutes=minutes,
-        address=address,
-    )
 
 
 def lift(account: Account) -> None:

@@ -1,6 +1,6 @@
 """Who may do what inside a module: one table of action -> roles (docs/household.md).
 
-A module (sibol/access.py) decides whether an account may open a screen at all; an action decides
+A module (sibol/identity/access.py) decides whether an account may open a screen at all; an action decides
 what it may change there. Routes declare an action with `module_required(module, action=...)`;
 an unsafe request (POST, PUT, PATCH, DELETE) to a module route that names no action falls back to
 the module's default write roles below. Both are enforced by access.enforce_access, before the

@@ -1,4 +1,4 @@
-"""OpenAPI descriptions of the language routes (merged into sibol/api/schemas.OPERATIONS)."""
+"""OpenAPI descriptions of the language routes (merged into sibol/api/openapi.py)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,20 @@
 """POST /language: the switcher in the top bar and on the sign-in page, without JavaScript.
 
 Signed in, the choice is stored on the account; otherwise in a long-lived cookie, which the
-locale selector reads before Accept-Language (sibol/i18n.py). Either way it returns to the page
+locale selector reads before Accept-Language (sibol/i18n/languages.py). Either way it returns to the page
 it came from (a same-site path only: no open redirect)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, g, redirect, request, url_for
+from flask import Blueprint, flash, g, redirect, request
 from flask_login import current_user
 
 from ..errors import ServiceError
 from ..i18n.languages import LANGUAGE_COOKIE, LANGUAGE_COOKIE_AGE
 from ..identity.access import public
+from ..web.home import home_url
 from . import service
 
 bp = Blueprint("language", __name__)
@@ -21,7 +22,7 @@ bp = Blueprint("language", __name__)
 
 def safe_return(target: str | None) -> str:
     """A same-site path to go back to; anything else (another host, a scheme, //) goes home."""
-    fallback = url_for("core.index")
+    fallback = home_url()
     if not target or "\\" in target or any(ord(c) < 32 for c in target):
         return fallback
     parts = urlsplit(target)

@@ -9,14 +9,13 @@ from flask_babel import gettext as _
 
 from ..api import int_field, json_body, pick, text_field
 from ..data.export import stream_rows, wants_csv
-from ..data.jsonlist import json_list_response
 from ..data.listing import page_args, page_json
 from ..errors import Invalid
 from ..i18n.languages import bound_gettext
 from ..identity.access import module_required
 from ..models import ModuleId, utcnow
-from ..telemetry.alerts import open_alert_counts
-from ..telemetry.serializers import last_reading_json
+from ..telemetry.service import last_reading_json, open_alert_counts
+from ..web.downloads import json_list_response
 from . import areas as area_service
 from . import exports, records, search, service
 from .serializers import (

@@ -1,5 +1,5 @@
 """CSV exports of the SIBOL Machines tables (machines, chemical additives, waste containers):
-the queries their tables page through, unpaged, and the table's columns (sibol/export.py)."""
+the queries their tables page through, unpaged, and the table's columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from flask import Response
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import joinedload
 
-from ..data.export import csv_response, stream_rows, stream_scalars
+from ..data.export import stream_rows, stream_scalars
 from ..i18n.localtime import local_clock
 from ..models import Machine
 from ..models.telemetry import DeviceKey
+from ..web.downloads import csv_response
 from . import records, search
 from .serializers import area_label
 

@@ -16,10 +16,11 @@ from ..data.export import wants_csv
 from ..data.listing import page_args_lenient, page_link
 from ..errors import ServiceError
 from ..identity.access import module_required
-from ..models import ModuleId
+from ..models import ModuleId, RoleId
 from ..models.machines import PACKAGES
-from ..telemetry import panels
-from ..telemetry.exports import analytics_csv
+from ..telemetry import service as telemetry
+from ..telemetry.service import analytics_csv
+from ..web.home import home_of
 from . import exports, records, search, service
 from .cli import register_commands
 from .serializers import area_label
@@ -47,6 +48,7 @@ def page_url(**changes) -> str:
 
 
 @bp.get("/sibol-machines")
+@home_of(RoleId.OPERATOR, module=ModuleId.MACHINES)
 @module_required(ModuleId.MACHINES)
 def index(tab: str | None = None, add_form: dict | None = None):
     """The page; `tab` and `add_form` ({"values", "errors"}) when a refused Add Machine shows again."""
@@ -72,7 +74,7 @@ def index(tab: str | None = None, add_form: dict | None = None):
         context["editing"] = service.find_machine(edit_id) if edit_id else None
         context["adding"] = add_form is not None or request.args.get("add") == "1"
         context["add_form"] = add_form or {"values": {}, "errors": {}}
-        context["can_issue_keys"] = current_user.role_id in panels.EDITOR_ROLES
+        context["can_issue_keys"] = current_user.role_id in telemetry.EDITOR_ROLES
     else:
         machine = service.find_machine(request.args.get("machine")) or service.first_machine()
         machine_q = request.args.get("machine_q", "")[: search.QUERY_MAX]
@@ -92,7 +94,7 @@ def index(tab: str | None = None, add_form: dict | None = None):
             context["containers"] = records.list_waste_containers(machine_id, q)
         else:  # process-panels, analytics: the machine's telemetry
             context.update(
-                panels.machine_tab(tab, machine_id, request.args.get("range"), current_user.role_id)
+                telemetry.machine_tab(tab, machine_id, request.args.get("range"), current_user.role_id)
             )
     return render_template("machines/index.html", **context)
 
@@ -109,7 +111,7 @@ def _export(tab: str, q: str):
         return exports.waste_containers_csv(machine_id, q)
     if tab == "analytics" and machine_id is not None:
         range_key = request.args.get("range", "24h")
-        return analytics_csv(machine_id, range_key if range_key in panels.RANGES else "24h")
+        return analytics_csv(machine_id, range_key if range_key in telemetry.RANGES else "24h")
     abort(404)  # Process Panels (and Analytics without a machine) have no table to export
 
 
@@ -144,11 +146,11 @@ def create_machine():
             errors["name" if err.field == "name" else "areaId"] = err.message
     if machine is None:
         return index(tab="machines", add_form={"values": values, "errors": errors}), 400
-    if current_user.role_id not in panels.EDITOR_ROLES:  # keys are issued by Admin and Staff
+    if current_user.role_id not in telemetry.EDITOR_ROLES:  # keys are issued by Admin and Staff
         flash(_("Machine created successfully!"), "success")
         return redirect(_back("machines", q=machine.name))
     flash(_("Machine %(name)s created. Issue its device key to connect it.", name=machine.name), "success")
-    return redirect(url_for("telemetry.device", machine_id=machine.id))
+    return redirect(telemetry.device_page_url(machine.id))
 
 
 @bp.post("/sibol-machines/machines/<machine_id>")

@@ -13,6 +13,12 @@ from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..models import Area, Machine, MachineStatus
 from . import areas
+from .areas import add_starter_area as add_starter_area
+from .areas import area_rows as area_rows
+from .areas import create_area as create_area
+from .areas import get_area as get_area
+from .areas import retired_names as retired_names
+from .areas import update_area as update_area
 
 NAME_MAX = 100  # Machine.name is String(100)
 

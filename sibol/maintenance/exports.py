@@ -1,5 +1,5 @@
 """CSV export of the Maintenance table: the tab's query with its search and filters, unpaged,
-with the tab's columns (sibol/export.py)."""
+with the tab's columns (sibol/data/export.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload
 
-from ..data.export import csv_response, stream_rows
+from ..data.export import stream_rows
 from ..models import MaintenanceRequest
 from ..models.maintenance import MaintenanceAttachment
+from ..web.downloads import csv_response
 from .presentation import contact_of, priority_label, status_label
 from .queries import ListQuery, requests_query
 

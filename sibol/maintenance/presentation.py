@@ -1,5 +1,5 @@
 """What the Maintenance page and JSON show for stored values: tab, status, priority and event
-labels, filter choices and chips, a request's contact. Colours are in sibol/presentation.py."""
+labels, filter choices and chips, a request's contact. Colours are in sibol/web/presentation.py."""
 
 from __future__ import annotations
 

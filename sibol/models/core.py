@@ -66,7 +66,7 @@ MODULES = {
     ModuleId.ADMIN: ("admin", "Admin", "/admin"),
 }
 
-# DESIGN.md section 3: a new account gets its role's modules.
+# A new account gets its role's modules (docs/roles.md).
 ROLE_DEFAULT_MODULES = {
     RoleId.ADMIN: [1, 2, 3, 4, 5, 6],
     RoleId.STAFF: [1, 2, 3, 4, 5],
@@ -117,7 +117,7 @@ class Barangay(Model):
 
 
 class TenantOwned:
-    """Mixin of every table whose rows belong to one barangay (sibol/tenancy.py scopes them).
+    """Mixin of every table whose rows belong to one barangay (sibol/identity/tenancy/ scopes them).
 
     The column is stamped by the session on insert (the request's barangay, else the first
     barangay when nothing is scoped: CLI, seeds, tests) and every ORM query of a scoped request

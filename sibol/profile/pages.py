@@ -8,8 +8,9 @@ from flask_login import current_user, logout_user, user_logged_in
 
 from ..errors import ServiceError
 from ..identity import sessions
-from ..identity.access import public, signed_in
+from ..identity.access import public, sign_in_page, signed_in
 from ..inputs.fields import field_errors
+from ..web.home import account_page
 from . import limits, service
 from .devices import device_name
 
@@ -37,6 +38,7 @@ def _render(
 
 
 @bp.get("/profile")
+@account_page
 @signed_in
 def index():
     return _render()
@@ -100,7 +102,7 @@ def sign_out_session(session_id: int):
         logout_user()  # this browser's own row: it is signed out now
         session.pop(sessions.SESSION_KEY, None)
         flash(_("You are signed out of this browser."), "success")
-        return redirect(url_for("auth.login"))
+        return redirect(sign_in_page())
     flash(_("That browser is signed out."), "success")
     return redirect(url_for("profile.index", _anchor="sessions"))
 

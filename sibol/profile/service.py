@@ -16,6 +16,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from .. import emails
+from ..auth.service import count_wrong_password
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..identity import lockout, sessions, tenancy
@@ -343,7 +344,7 @@ def _check_current(account: Account, current: str, errors: Errors) -> None:
         raise
     if not verify_password(account.password_hash, current):
         try:
-            attempt.failed()
+            count_wrong_password(attempt)
         except lockout.Locked as locked:
             locked.field = "currentPassword"
             raise

@@ -24,6 +24,7 @@ from ..models import (
     WasteCollection,
 )
 from . import slugs
+from .slugs import free_slug as free_slug
 
 TOP_HOUSEHOLDS = 5
 

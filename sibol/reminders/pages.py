@@ -10,7 +10,7 @@ from flask_login import current_user
 from ..errors import Invalid, ServiceError
 from ..extensions import db
 from ..household import service as household
-from ..household.residents import resident
+from ..household.residents import service as resident
 from ..identity import tenancy
 from ..identity.access import module_required, public
 from ..models import Account, Barangay, HouseholdMember, ModuleId
@@ -94,9 +94,9 @@ def my_reminders():
         db.session.rollback()
         for message in err.field_errors().values():
             flash(message, "error")
-        return redirect(url_for("residents.my_household", _anchor="reminders"))
+        return redirect(resident.my_household_url(_anchor="reminders"))
     flash(_("You will be reminded the evening before your collection."), "success")
-    return redirect(url_for("residents.my_household", _anchor="reminders"))
+    return redirect(resident.my_household_url(_anchor="reminders"))
 
 
 @bp.app_template_global()
@@ -138,7 +138,7 @@ def member_reminders_form(member_id: int):
             reminder_values=values,
         ), err.status
     flash(_("The household's reminders are saved."), "success")
-    return redirect(url_for("residents.member_account", member_id=member_id, _anchor="reminders"))
+    return redirect(resident.member_account_url(member_id, _anchor="reminders"))
 
 
 @bp.get("/r/stop/<token>")

@@ -32,8 +32,8 @@ from ..models import (
     RewardClaim,
 )
 from ..models.telemetry import Alert, Rollup
-from ..telemetry import dashboard as machine_figures
-from ..telemetry.metrics import metric_info
+from ..telemetry import service as telemetry
+from ..telemetry.service import metric_info
 
 MONTH_RE = re.compile(r"^(\d{4})-(\d{2})$")
 FIRST_YEAR = 2000
@@ -108,7 +108,7 @@ def _impact(month: Month) -> impact.Impact:
 
 def _waste(month: Month, machines: bool) -> dict:
     if machines:
-        return machine_figures.machine_waste_between(month.utc_start, month.utc_end, limit=None)
+        return telemetry.machine_waste_between(month.utc_start, month.utc_end, limit=None)
     return dashboard.waste_between(month.start, month.end, limit=None)
 
 

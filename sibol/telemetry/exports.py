@@ -1,5 +1,5 @@
 """CSV exports of telemetry: the machine alerts table (the state and machine it shows, every alert,
-where the page shows the newest 200) and a metric's readings series (sibol/export.py)."""
+where the page shows the newest 200) and a metric's readings series (sibol/data/export.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from flask import Response
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..data.export import csv_response, stream_rows
+from ..data.export import stream_rows
 from ..i18n.localtime import time_zone_name
 from ..models import Machine
 from ..models.telemetry import Alert
+from ..web.downloads import csv_response
 from . import alerts, panels
 from .metrics import metric_info
 from .rollups import Point

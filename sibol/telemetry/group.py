@@ -75,8 +75,8 @@ class _Group:
 
     def _write(self, engine: Any) -> list[_Reading]:
         driver = single.driver_for(engine)
-        conn = single._connection(engine)  # noqa: SLF001 - this feature's own helper
-        with single._writers_turn(engine):  # noqa: SLF001
+        conn = single.held_connection(engine)
+        with single.writers_turn(engine):
             with self.changed:
                 batch, self.queued = self.queued, []
             outcomes = _write_group(conn, driver, batch)
@@ -103,7 +103,7 @@ def _write_group(conn: Any, driver: Any, batch: list[_Reading]) -> list[tuple[in
         conn.commit()
         return outcomes
     except Exception:  # noqa: BLE001 - each reading is tried again alone, and answers for itself
-        single._rollback_quietly(conn)  # noqa: SLF001
+        single.rollback_quietly(conn)
         return [ALONE] * len(batch)
     finally:
         cursor.close()

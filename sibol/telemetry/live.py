@@ -4,7 +4,7 @@ same partial, so a fragment is exactly what a reload would show."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, render_template
 from flask_login import current_user
 
 from ..errors import ServiceError
@@ -49,8 +49,7 @@ def process_panel(machine_id: str) -> Fragment:
             machine=machine,
             panel=panels.process_panel(machine.id),
             can_edit=current_user.role_id in EDITOR_ROLES,
-            # The command forms return to the tab, not to this fragment or the poll that drew it.
-            back=url_for("machines.index", tab="process-panels", machine=machine.id),
+            fragment=True,  # the command forms return to the tab, not to this fragment or the poll
         ),
     )
 

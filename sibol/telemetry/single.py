@@ -111,7 +111,7 @@ ATTEMPTS_AFTER_DISCONNECT = 3
 
 
 @contextmanager
-def _writers_turn(engine: Any) -> Iterator[None]:
+def writers_turn(engine: Any) -> Iterator[None]:
     """On a SQLite file, wait for this writer's turn among the lean writers of every process."""
     path = engine.url.database if engine.dialect.name == "sqlite" else None
     if not path or path == ":memory:":
@@ -129,7 +129,7 @@ def _writers_turn(engine: Any) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def _connection(engine: Any) -> Any:
+def held_connection(engine: Any) -> Any:
     """This thread's own DBAPI connection to `engine` (one per thread, replaced with the engine)."""
     held = getattr(_held, "value", None)
     if held is not None and held[0] is engine and held[1] == os.getpid():
@@ -166,25 +166,25 @@ def store_one(machine_id: int, key_hash: str, reading: dict, *, now: datetime) -
     driver = driver_for(engine)
     dbapi_error = engine.dialect.loaded_dbapi.Error
     for attempt in range(1, ATTEMPTS_AFTER_DISCONNECT + 1):
-        conn = _connection(engine)
+        conn = held_connection(engine)
         try:
             if driver.kind == "mysql":
                 return _store_in_two_trips(conn, driver, machine_id, key_hash, reading, now)
-            with _writers_turn(engine):
+            with writers_turn(engine):
                 return _store(conn, driver, machine_id, key_hash, reading, now)
         except dbapi_error as err:
             gone = engine.dialect.is_disconnect(err, conn, None)
             if gone:
                 _forget_connection()
             else:
-                _rollback_quietly(conn)
+                rollback_quietly(conn)
             if gone and attempt < ATTEMPTS_AFTER_DISCONNECT:
                 continue
             raise DBAPIError.instance(
                 None, None, err, dbapi_error, connection_invalidated=gone, dialect=engine.dialect
             ) from err
         except BaseException:
-            _rollback_quietly(conn)
+            rollback_quietly(conn)
             raise
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -197,7 +197,7 @@ def driver_for(engine: Any) -> _Driver:
     return driver
 
 
-def _rollback_quietly(conn: Any) -> None:
+def rollback_quietly(conn: Any) -> None:
     try:
         conn.rollback()
     except Exception:  # noqa: BLE001 - the connection is broken: throw it away

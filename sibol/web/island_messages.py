@@ -10,7 +10,7 @@ loads, the server knows which texts they can show, and embeds just those transla
 
 A JSON script is data, never run, so the Content-Security-Policy needs nothing for it; the island
 reads it on first use, with no extra request. English pages embed nothing (the message ids are the
-English texts). `vite_asset()` and `asset_url()` (sibol/assets.py) call in here, so templates need
+English texts). `vite_asset()` and `asset_url()` (sibol/web/assets.py) call in here, so templates need
 no change; `island_messages(...)` is also a Jinja global for an island mounted some other way.
 """
 

@@ -12,7 +12,7 @@ from .vite_dev import dev_server_url
 
 @lru_cache(maxsize=256)
 def content_security_policy(dev_server: str | None, style_sources: tuple[str, ...] = ()) -> str:
-    """style_sources: the 'sha256-…' of the page's inline critical CSS (sibol/critical_css.py).
+    """style_sources: the 'sha256-…' of the page's inline critical CSS (sibol/web/critical_css.py).
     Style attributes set from scripts (React, Chart.js) go through the CSSOM, which CSP allows.
     Cached: the same few policies were rebuilt on every response."""
     script = "'self'"

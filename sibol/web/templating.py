@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from flask import Flask, current_app, url_for
+from flask import Flask
 from flask_login import current_user
 from markupsafe import Markup, escape
 
@@ -15,7 +15,7 @@ from ..i18n.localtime import init_localtime, now
 from ..identity.permissions import can
 from ..models import MODULES, ModuleId
 from .assets import STATIC_DIR
-from .home import greeting, home_url
+from .home import account_page_url, greeting, home_url
 from .links import sign_in_url
 from .presentation import init_presentation
 from .safe_actions import init_safe_actions
@@ -38,7 +38,7 @@ def static_url(filename: str) -> str:
 def nav_items() -> list[dict]:
     """The top bar's links: only the modules the account can open (the spec's
     section 2 showed every link but Admin, and the others led to 403 pages). The server
-    still refuses a module the account lacks (sibol/access.py)."""
+    still refuses a module the account lacks (sibol/identity/access.py)."""
     if not current_user.is_authenticated:
         return []
     items = []
@@ -47,13 +47,6 @@ def nav_items() -> list[dict]:
         if allowed:
             items.append({"id": int(module_id), "label": label, "path": path})
     return items
-
-
-def profile_url() -> str | None:
-    """The signed-in person's profile page, where the app has one (feat/residents adds it)."""
-    if "profile.index" not in current_app.view_functions:
-        return None
-    return url_for("profile.index")
 
 
 _CELL = re.compile(r"<(t[dh])(?=[\s>])")
@@ -90,7 +83,7 @@ def label_cells(row_html: Markup | str, headers: list[str]) -> Markup:
 
 
 def user_can(action: str) -> bool:
-    """In templates: `{% if can("household.reward.write") %}` (sibol/permissions.py)."""
+    """In templates: `{% if can("household.reward.write") %}` (sibol/identity/permissions.py)."""
     return can(current_user, action)
 
 
@@ -102,7 +95,7 @@ def init_templating(app: Flask) -> None:
         nav_items=nav_items,
         page_link=page_link,
         export_link=export_link,
-        profile_url=profile_url,
+        profile_url=account_page_url,
         label_cells=label_cells,
         column_labels=column_labels,
         can=user_can,

@@ -1,7 +1,7 @@
 /**
  * Vite build plugin: writes island-modules.json next to the manifest, mapping each island entry
  * (its manifest key, e.g. "static_src/islands/login.ts") to the static_src files it loads, statically
- * or on demand. sibol/island_i18n.py joins it with the locations in islands.po to embed, per page,
+ * or on demand. sibol/web/island_messages.py joins it with the locations in islands.po to embed, per page,
  * only the translations its islands can show.
  */
 import { relative, sep } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The one API client (DESIGN.md section 2, spec sections 7 and 8). Every island calls the server
+ * The one API client (docs/architecture.md, "Islands"; spec sections 7 and 8). Every island calls the server
  * through `api`; nothing else uses `fetch`.
  */
 import { t } from "./i18n";

@@ -5,7 +5,7 @@
  * is the message id (scripts/islands_i18n.py extracts it into sibol/translations/islands.pot), and
  * `{name}` placeholders take the values. The server embeds, on a non-English page, the
  * translations of the islands that page loads as `<script type="application/json"
- * data-island-messages lang="fil">{"English": "Filipino", ...}</script>` (sibol/island_i18n.py);
+ * data-island-messages lang="fil">{"English": "Filipino", ...}</script>` (sibol/web/island_messages.py);
  * an English page embeds nothing, and a text with no translation stays English.
  *
  * Dates and numbers follow the same language through `Intl` (`formatNumber`, `formatDate`).

@@ -1,6 +1,6 @@
 /**
  * Live regions (no React): elements the server marked `data-live="<fragment url>"` with
- * `data-live-etag` follow changes by conditional polling (sibol/live/__init__.py).
+ * `data-live-etag` follow changes by conditional polling (sibol/web/live.py).
  *
  * Every POLL_MS the page asks once for all its regions: `GET /api/live?r=<url>&r=<url>` with
  * their ETags in If-None-Match. While nothing changed the answer is a bare 304 (160 bytes

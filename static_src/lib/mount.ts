@@ -1,4 +1,4 @@
-/** Mounting React islands on the elements the server rendered for them (STYLE.md section 7). */
+/** Mounting React islands on the elements the server rendered for them (docs/architecture.md, "Islands"). */
 import { createElement, type ComponentType } from "react";
 import { createRoot } from "react-dom/client";
 import { onIsland } from "./island";

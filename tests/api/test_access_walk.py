@@ -1,6 +1,6 @@
 """Walk every registered route (Flask's url_map) as every kind of caller.
 
-Each route declares its access (sibol/access.py); this walk computes what each caller must get
+Each route declares its access (sibol/identity/access.py); this walk computes what each caller must get
 from that declaration and checks the server answers so. A route added later without a
 declaration fails `test_every_route_declares_its_access`; one that forgets to enforce it fails
 the walk.
@@ -76,7 +76,7 @@ def make_caller(kind: str):
 
 def expected(access, caller, method: str) -> str:
     """'login' (page: 302 to /login; API: 401), 'forbidden' (403), 'allowed' (neither), 'any'.
-    Whether a role may act inside a module is sibol/permissions.py's table; tests/api/
+    Whether a role may act inside a module is sibol/identity/permissions.py's table; tests/api/
     test_household_roles.py checks that table against the issue's rules."""
     active = caller is not None and caller.status == AccountStatus.ACTIVE and caller.is_enabled
     if access.kind == PUBLIC:

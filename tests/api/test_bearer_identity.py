@@ -1,4 +1,4 @@
-"""A bearer request's account is made from one row (sibol/api/tokens.py,), not loaded
+"""A bearer request's account is made from one row (sibol/identity/tokens.py,), not loaded
 through the ORM. These tests start every request with an empty session, as each request of a
 real server does (the `app` fixture otherwise keeps one session, and its accounts, across
 requests), and check that the account behaves as a loaded one: access, writes, lazy relations."""

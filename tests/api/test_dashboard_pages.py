@@ -165,7 +165,7 @@ def test_schedule_panel_follows_the_household_schedules(client, login):
 
 
 def test_dashboard_with_its_islands_stays_under_150_kb_on_the_wire(client, login, seeded):
-    """DESIGN.md section 7: Chart.js is tree-shaken and the page loads no React."""
+    """docs/performance.md: Chart.js is tree-shaken and the page loads no React."""
     login(make_account())
     _html, assets, total = on_the_wire(client, "/dashboard")
     assert any("dashboard-panels" in a for a in assets) and not any("/react-" in a for a in assets)

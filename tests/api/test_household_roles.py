@@ -1,6 +1,6 @@
 """Role x action matrix over every household write (API and page forms), for the four roles and
 anonymous callers (part 1). The expectations are written out from the issue, not read
-from sibol/permissions.py, so a wrong entry in that table fails here.
+from sibol/identity/permissions.py, so a wrong entry in that table fails here.
 
 Admin and Barangay Staff: everything. Operator: credit waste, redeem claims, record a collection
 on the dashboard. Household: none of these writes; only claims for itself (/api/me/household).

@@ -81,8 +81,9 @@ def test_anonymous_switcher_sets_a_long_cookie_and_returns_to_the_page(client):
     "target", ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", ""]
 )
 def test_switcher_never_redirects_off_site(client, target):
+    """Anywhere but a path of this site leads home instead: for nobody signed in, the sign-in page."""
     res = client.post("/language", data={"language": "fil", "next": target})
-    assert res.status_code == 302 and res.headers["Location"] == "/"
+    assert res.status_code == 302 and res.headers["Location"] == "/login"
 
 
 def test_switcher_refuses_an_unknown_language(client):

@@ -1,4 +1,4 @@
-"""sibol/export.py: the CSV file's bytes (BOM, CRLF, formula cells) and who asks for CSV."""
+"""sibol/data/export.py and sibol/web/downloads.py: the CSV file's bytes (BOM, CRLF, formula cells) and who asks for CSV."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from sqlalchemy.orm import joinedload
 
 from sibol.data.export import (
     cell,
-    csv_response,
     encode_rows,
-    export_filename,
     neutralise,
     stream_scalars,
     wants_csv,
@@ -23,6 +21,7 @@ from sibol.data.export import (
 from sibol.errors import Invalid
 from sibol.extensions import db
 from sibol.models import Machine
+from sibol.web.downloads import csv_response, export_filename
 from tests.factories import make_machine
 
 

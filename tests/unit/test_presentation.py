@@ -1,4 +1,4 @@
-"""Labels and badge colours the templates show (sibol/presentation.py, sibol/maintenance/presentation.py)."""
+"""Labels and badge colours the templates show (sibol/web/presentation.py, sibol/maintenance/presentation.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""sibol/tenancy.py on its own: what a scope does to ORM reads, bulk writes and new rows."""
+"""sibol/identity/tenancy/ on its own: what a scope does to ORM reads, bulk writes and new rows."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
     with babel.cfg) has a Filipino translation: present in the .po, not empty, not fuzzy.
 (b) No template has text a person reads outside gettext: text nodes and human-facing attributes
     (title, placeholder, aria-label, alt, data-confirm, submit values) with letters must be
-    `{{ _("...") }}` (short allowlist in sibol/i18n_tools.ALLOWED_LITERALS: the brand, units).
+    `{{ _("...") }}` (short allowlist in sibol/i18n/tools.ALLOWED_LITERALS: the brand, units).
 (c) Each translation carries exactly the placeholders of its msgid.
 
 When a check fails after new strings were added: `make translations`, then fill the empty

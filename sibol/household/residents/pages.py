@@ -10,7 +10,8 @@ from flask_login import current_user
 from ...errors import NotFound, ServiceError
 from ...i18n.localtime import today
 from ...identity.access import module_required
-from ...models import ModuleId
+from ...models import ModuleId, RoleId
+from ...web.home import home_of
 from .. import service as household
 from . import claims, resident
 
@@ -27,6 +28,7 @@ def _my_household_page(errors: dict | None = None, status: int = 200):
 
 
 @bp.get("/household/my")
+@home_of(RoleId.HOUSEHOLD, module=ModuleId.HOUSEHOLD)
 @module_required(ModuleId.HOUSEHOLD, action="resident.read")
 def my_household():
     return _my_household_page()

@@ -125,7 +125,7 @@ def all_barangays(limit: int | None = None) -> list[Row]:
 
 # The top bar's filter is a <select> up to this many barangays; past it, the current choice and a
 # "Change" link to the paged picker (/city/barangay-filter/choose): a page stays a few KB however
-# many barangays the city has (DESIGN.md: every page under 150 KB, light on a 400 kbit/s link).
+# many barangays the city has (docs/performance.md: every page under 150 KB, light on a 400 kbit/s link).
 FILTER_SELECT_MAX = 30
 
 
