@@ -139,7 +139,7 @@ def authenticate(username: str, password: str, second_factor: str | None = None)
             raise SecondFactorRequired(account)
         if not totp.check_second_factor(account, second_factor):
             attempt.failed()
-            raise Unauthorized(_(WRONG_CODE), field="totp")
+            raise Unauthorized(_(WRONG_CODE), field="totp", totpRequired=True)
     attempt.succeeded()
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
