@@ -24,7 +24,10 @@ def upgrade():
         sa.Column("confirmed_at", sa.DateTime(), nullable=True),
         sa.Column("last_step", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
-            ["account_id"], ["accounts.id"], name=op.f("fk_account_totp_account_id_accounts"), ondelete="CASCADE"
+            ["account_id"],
+            ["accounts.id"],
+            name=op.f("fk_account_totp_account_id_accounts"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("account_id", name=op.f("pk_account_totp")),
     )

@@ -37,8 +37,6 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(second_step_pages.bp)  # /login/code, the second step
 
 
-
-
 def _auth_failed():
     """`auth=fail` on any entry page sends the visitor to /login (spec section 2)."""
     if request.args.get("auth") == "fail" and request.endpoint != "auth.login":

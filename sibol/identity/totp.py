@@ -121,7 +121,12 @@ def start(account: Account) -> str:
     if row is None:
         db.session.add(AccountTotp(account_id=account.id, secret_encrypted=_seal(secret)))
     else:
-        row.secret_encrypted, row.confirmed_at, row.last_step, row.created_at = _seal(secret), None, None, utcnow()
+        row.secret_encrypted, row.confirmed_at, row.last_step, row.created_at = (
+            _seal(secret),
+            None,
+            None,
+            utcnow(),
+        )
     return secret
 
 
@@ -166,7 +171,9 @@ def _take_step(account_id: int, step: int, *, confirmed: bool) -> bool:
         )
         .values(last_step=step)
     )
-    result = cast("CursorResult[Any]", db.session.execute(statement, execution_options={"synchronize_session": False}))
+    result = cast(
+        "CursorResult[Any]", db.session.execute(statement, execution_options={"synchronize_session": False})
+    )
     return bool(result.rowcount)
 
 
@@ -185,9 +192,10 @@ def accept_code(account: Account, code: str, *, confirmed: bool = True) -> bool:
 def confirm(account: Account) -> list[str]:
     """The enrolment waiting for its first code (already accepted) is confirmed; ten new recovery
     codes replace any earlier ones. Returns them as shown to the person (the caller commits)."""
-    row = _row(account)
-    assert row is not None  # accept_code(confirmed=False) found it
-    row.confirmed_at = utcnow()
+    db.session.execute(
+        update(AccountTotp).where(AccountTotp.account_id == account.id).values(confirmed_at=utcnow()),
+        execution_options={"synchronize_session": False},
+    )
     codes = issue_recovery_codes(account)
     _cache()[account.id] = True
     audit(AuditAction.TOTP_ENROL, account)
@@ -236,7 +244,9 @@ def use_recovery_code(account: Account, value: str) -> bool:
         )
         .values(used_at=utcnow())
     )
-    result = cast("CursorResult[Any]", db.session.execute(statement, execution_options={"synchronize_session": False}))
+    result = cast(
+        "CursorResult[Any]", db.session.execute(statement, execution_options={"synchronize_session": False})
+    )
     if not result.rowcount:
         return False
     audit(AuditAction.RECOVERY_CODE_USED, account)

@@ -135,7 +135,9 @@ def confirm_totp():
     codes = two_factor.confirm(current_user, code)
     return {
         "success": True,
-        "message": _("Two-step sign-in is on. Keep your recovery codes somewhere safe: they are shown only once."),
+        "message": _(
+            "Two-step sign-in is on. Keep your recovery codes somewhere safe: they are shown only once."
+        ),
         "recoveryCodes": codes,
     }
 

@@ -22,7 +22,9 @@ bp = Blueprint("two_factor", __name__)
 
 def qr_svg(uri: str) -> Markup:
     """The otpauth:// address as an inline SVG QR code (made on the server with segno)."""
-    svg = segno.make(uri, error="m").svg_inline(scale=5, border=4, title=_("QR code for your authenticator app"))
+    svg = segno.make(uri, error="m").svg_inline(
+        scale=5, border=4, title=_("QR code for your authenticator app")
+    )
     return Markup(svg)  # noqa: S704 - segno's own SVG; the title is escaped by segno
 
 
@@ -92,7 +94,9 @@ def confirm():
 @signed_in
 def disable():
     try:
-        two_factor.disable(current_user, request.form.get("password", "")[:300], request.form.get("code", "")[:40])
+        two_factor.disable(
+            current_user, request.form.get("password", "")[:300], request.form.get("code", "")[:40]
+        )
     except ServiceError as err:
         return _page(field_errors(err), err.status)
     flash(_("Two-step sign-in is off."), "success")

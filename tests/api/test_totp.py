@@ -228,7 +228,12 @@ def test_turning_it_off_needs_the_password_and_a_code(client, api_headers, clock
     assert client.get("/api/me/totp", headers=headers).json["enabled"] is False
     assert db.session.scalar(select(func.count()).select_from(RecoveryCode)) == 0
     assert login(client, account).status_code == 200  # the password alone again
-    assert client.delete("/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": code}, headers=headers).status_code == 409
+    assert (
+        client.delete(
+            "/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": code}, headers=headers
+        ).status_code
+        == 409
+    )
     assert audit_actions(account) == ["totp_enrol", "totp_disable"]
     del codes
 
@@ -239,16 +244,22 @@ def test_a_recovery_code_turns_it_off_and_wrong_tries_count_with_the_lockout(cli
     _secret, codes = enrol_api(client, headers, clock)
     limiter.reset()
     answers = [
-        client.delete("/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": "aaaaa-aaaaa"}, headers=headers)
+        client.delete(
+            "/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": "aaaaa-aaaaa"}, headers=headers
+        )
         for _ in range(5)
     ]
     assert [a.status_code for a in answers] == [400, 400, 400, 400, 429]
     assert answers[-1].json["field"] == "code"
-    res = client.delete("/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": codes[0]}, headers=headers)
+    res = client.delete(
+        "/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": codes[0]}, headers=headers
+    )
     assert res.status_code == 429  # locked for this address, like the sign-in
     db.session.execute(db.delete(db.metadata.tables["login_failures"]))
     db.session.commit()
-    res = client.delete("/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": codes[0]}, headers=headers)
+    res = client.delete(
+        "/api/me/totp", json={"password": DEFAULT_PASSWORD, "code": codes[0]}, headers=headers
+    )
     assert res.status_code == 204
 
 

@@ -75,7 +75,7 @@ def test_set_up_on_the_profile_shows_the_qr_code_the_key_and_the_codes_once(clie
     client.post("/profile/two-factor/start")
     res = client.get("/profile")
     page = text(res)
-    assert '<svg' in page.split('id="two-factor-qr"')[1][:200]  # the QR code, made on the server
+    assert "<svg" in page.split('id="two-factor-qr"')[1][:200]  # the QR code, made on the server
     secret = re.search(r'data-secret="([A-Z2-7]{32})"', page).group(1)
     grouped = " ".join(secret[i : i + 4] for i in range(0, 32, 4))
     assert grouped in page  # the key as text, for typing
@@ -99,7 +99,9 @@ def test_sign_in_asks_for_the_code_on_a_second_form(client, login, clock):
     secret, codes = enrol_on_profile(client, clock)
     client.post("/logout")
 
-    res = client.post("/login?next=/profile", data={"username": account.username, "password": DEFAULT_PASSWORD})
+    res = client.post(
+        "/login?next=/profile", data={"username": account.username, "password": DEFAULT_PASSWORD}
+    )
     page = text(res)
     assert res.status_code == 200 and 'name="totp"' in page and 'action="/login/code"' in page
     assert 'name="password"' not in page and DEFAULT_PASSWORD not in page
@@ -130,7 +132,9 @@ def test_the_second_form_in_filipino(client, login, clock):
     login(account)
     enrol_on_profile(client, clock)
     client.post("/logout")
-    res = client.post("/login", data={"username": account.username, "password": DEFAULT_PASSWORD}, headers=FIL)
+    res = client.post(
+        "/login", data={"username": account.username, "password": DEFAULT_PASSWORD}, headers=FIL
+    )
     page = text(res)
     assert "Buksan ang iyong authenticator app" in page and "I-verify" in page
     wrong = client.post("/login/code", data={"totp": "abc"}, headers=FIL)
@@ -173,7 +177,9 @@ def test_turning_it_off_on_the_profile(client, login, clock):
     account = make_account()
     login(account)
     secret, _codes = enrol_on_profile(client, clock)
-    res = client.post("/profile/two-factor/disable", data={"password": "Wr0ng!pass", "code": code_at(secret, clock)})
+    res = client.post(
+        "/profile/two-factor/disable", data={"password": "Wr0ng!pass", "code": code_at(secret, clock)}
+    )
     assert res.status_code == 400 and "Your password is not right." in text(res)
     res = client.post("/profile/two-factor/disable", data={"password": DEFAULT_PASSWORD, "code": ""})
     assert res.status_code == 400

@@ -26,7 +26,9 @@ describe("the second step", () => {
   it("is taken only when the API asks for the authenticator's code", () => {
     const body = { totpRequired: true, field: "totp", message: "Enter the code" };
     expect(needsSecondStep(new ApiError("Enter the code", 401, body))).toBe(true);
-    expect(needsSecondStep(new ApiError("Invalid username or password.", 401, { field: "totp" }))).toBe(false);
+    expect(needsSecondStep(new ApiError("Invalid username or password.", 401, { field: "totp" }))).toBe(
+      false,
+    );
     expect(needsSecondStep(new ApiError("Too many", 429, { totpRequired: true }))).toBe(false);
     expect(needsSecondStep(new Error("network"))).toBe(false);
   });
