@@ -52,7 +52,5 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table("totp_recovery_codes", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_totp_recovery_codes_account_id"))
-    op.drop_table("totp_recovery_codes")
+    op.drop_table("totp_recovery_codes")  # its index goes with it (MariaDB refuses to drop it first)
     op.drop_table("account_totp")
