@@ -63,6 +63,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
     ("api.profile.start_totp", "POST"): {
         "summary": "Start setting up an authenticator app: 201 {secret (base32), otpauthUri}; a new "
         "call replaces a secret still waiting for its first code; 409 when one is already on",
+        "status": 201,
         "errors": ["409", "429"],
     },
     ("api.profile.confirm_totp", "POST"): {
@@ -75,6 +76,8 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "summary": "Turn two-step sign-in off with the password and a code (of the app or a recovery "
         "code): 204. A wrong one is 400 naming it and counts with the sign-in lockout (429 past it)",
         "body": obj({"password": SECRET, "code": {"type": "string", "maxLength": 40}}, "password", "code"),
+        "status": 204,
+        "success_content": {},
         "errors": ["400", "409", "415", "429"],
     },
 }

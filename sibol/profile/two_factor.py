@@ -59,6 +59,10 @@ def disable(account: Account, password: str, code: str) -> None:
     account = _account(account)
     if not totp.enrolled(account):
         raise Conflict(_("Two-step sign-in is not on."))
+    if not password:
+        raise Invalid(_("Type your password."), field="password")
+    if not code.strip():
+        raise Invalid(_(CODE_FORMAT), field="code")
     try:
         attempt = lockout.begin(account, account.username)
     except lockout.Refused as refused:

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from sibol.extensions import db, limiter
 from sibol.identity import totp
-from sibol.models import ApiToken
+from sibol.models import ApiToken, RoleId
 from sibol.models.admin import AuditEntry
 from sibol.models.auth import AccountTotp, RecoveryCode
 from tests.factories import DEFAULT_PASSWORD, make_account
@@ -267,3 +267,16 @@ def test_each_route_needs_a_signed_in_account(client):
     assert client.post("/api/me/totp").status_code == 401
     assert client.post("/api/me/totp/confirm", json={"code": "123456"}).status_code == 401
     assert client.delete("/api/me/totp", json={"password": "x", "code": "1"}).status_code == 401
+
+
+def test_the_admin_console_lists_the_accounts_second_factor_events(client, api_headers, clock):
+    account = make_account()
+    _secret, codes = enrol_api(client, api_headers(account), clock)
+    login(client, account, totp=codes[0])
+    admin = make_account(role=RoleId.ADMIN)
+    res = client.get(f"/api/admin/{account.id}/audit", headers=api_headers(admin))
+    assert res.status_code == 200, res.json
+    entries = res.json["entries"]
+    assert [e["action"] for e in entries] == ["recovery_code_used", "totp_enrol"]
+    assert entries[0]["summary"] == f"{account.username} signed in with a recovery code"
+    assert entries[1]["summary"] == f"{account.username} set up two-step sign-in"
