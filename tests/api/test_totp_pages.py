@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 
 from sibol.extensions import db
 from sibol.identity import totp
-from sibol.models import utcnow
+from sibol.models import RoleId, utcnow
 from sibol.models.admin import AuditEntry
 from sibol.models.auth import AccountToken, TokenPurpose
 from tests.factories import DEFAULT_PASSWORD, make_account
@@ -209,3 +209,12 @@ def test_google_sign_in_asks_for_the_code_too(client, login, provider, clock):
     token = fragment["token"][0]
     assert client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert client.get("/profile").status_code == 200
+
+
+def test_google_sign_in_of_an_account_that_must_set_it_up_goes_to_the_set_up(app, client, provider):
+    app.config["SIBOL_REQUIRE_2FA"] = "admins"
+    make_account(role=RoleId.ADMIN, email="ana@example.test")
+    res = google_flow(client, provider, google_user())
+    assert res.status_code == 302 and res.headers["Location"] == "/profile/two-factor"
+    assert client.get("/dashboard").headers["Location"] == "/profile/two-factor"
+    assert "Set up two-step sign-in" in text(client.get("/profile/two-factor"))
