@@ -161,6 +161,18 @@ def mail_lease_seconds() -> int:
     return int(os.environ.get("SIBOL_MAIL_LEASE_SECONDS", "300"))
 
 
+REQUIRE_2FA_CHOICES = ("off", "admins", "all")
+
+
+def require_2fa() -> str:
+    """SIBOL_REQUIRE_2FA: `off` (default), `admins` (Admins and City Admins) or `all`; anything
+    else stops the start, so a typo never leaves the second factor silently off."""
+    value = os.environ.get("SIBOL_REQUIRE_2FA", "off").strip().lower() or "off"
+    if value not in REQUIRE_2FA_CHOICES:
+        raise ValueError(f"SIBOL_REQUIRE_2FA must be one of {', '.join(REQUIRE_2FA_CHOICES)}, not {value!r}")
+    return value
+
+
 def rate_limit_storage(instance_path: str) -> str:
     """RATELIMIT_STORAGE_URI, or a store beside this console's database that every worker
     process of it shares."""
@@ -238,6 +250,8 @@ def load_settings(instance_path: str) -> dict:
         "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,
         "SIBOL_TOKEN_TTL_HOURS": 24 * 7,
+        # Who must sign in with a second factor (docs/auth.md): off, admins or all.
+        "SIBOL_REQUIRE_2FA": require_2fa(),
         "SIBOL_UPLOAD_DIR": os.environ.get("SIBOL_UPLOAD_DIR") or str(Path(instance_path) / "uploads"),
         "SIBOL_DEFAULT_BARANGAY_NAME": "Barangay Fortune",
         # The barangay's time zone: every date and time people read; storage stays UTC.

@@ -83,6 +83,9 @@ ACTION_TEXT = {
     "enable": "enabled the account",
     "approve": "approved the account",
     "reject": "rejected the account",
+    "totp_enrol": "set up two-step sign-in",
+    "totp_disable": "turned off two-step sign-in",
+    "recovery_code_used": "signed in with a recovery code",
 }
 
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 import json
 
 import requests
-from flask import Flask, current_app, flash, redirect, session
+from flask import Flask, current_app, flash, redirect, session, url_for
 from flask_babel import gettext as _
 from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
 
 from ..api.serializers import user_json
 from ..i18n.languages import N_
-from ..identity.access import PUBLIC, Access
+from ..identity import totp
+from ..identity.access import PUBLIC, Access, enrolment_page_url
 from ..web.home import home_url
 from ..web.links import client_base, redirect_target
-from . import service
+from . import second_step, service
 
 SESSION_KEY = "sibol_google"  # the identity Google vouched for, for a Google-mode sign-up
 FAIL_URL = "/login?auth=fail"  # our page; fail_url() leads to the client's when configured
@@ -99,11 +100,10 @@ def outcome_response(outcome: service.GoogleOutcome, info: dict):
     """The redirect for each outcome: our pages, or the spec's client when SIBOL_CLIENT_URL is set."""
     account = outcome.account
     if outcome.kind == "active" and account is not None:
-        raw = service.start_session(account, with_token=True)
-        fragment = {"token": raw or "", "user": json.dumps(user_json(account))}
-        # The spec's client opens /dashboard; our own pages open the role's home page.
-        landing = "/dashboard" if client_base() else home_url(account)
-        return redirect(redirect_target(landing, fragment=fragment))
+        if totp.enrolled(account):  # Google vouched for the person; the authenticator's code next
+            second_step.hold(account, via="google")
+            return redirect(url_for("second_step.code"))
+        return signed_in_redirect(account)
     if outcome.kind == "pending" and account is not None:
         query = {"email": account.email, "username": account.username, "sso": "google"}
         return redirect(redirect_target("/pending-approval", query))
@@ -120,3 +120,14 @@ def outcome_response(outcome: service.GoogleOutcome, info: dict):
         return redirect(redirect_target("/signup", query))
     flash(outcome.message or _(FAILED), "error")
     return redirect(fail_url())
+
+
+def signed_in_redirect(account):
+    """Google's sign-in is complete: the session starts and the browser goes on with its token."""
+    raw = service.start_session(account, with_token=True)
+    if totp.must_enrol(account):  # SIBOL_REQUIRE_2FA: the authenticator is set up first, here
+        return redirect(enrolment_page_url())
+    fragment = {"token": raw or "", "user": json.dumps(user_json(account))}
+    # The spec's client opens /dashboard; our own pages open the role's home page.
+    landing = "/dashboard" if client_base() else home_url(account)
+    return redirect(redirect_target(landing, fragment=fragment))

@@ -7,7 +7,6 @@ Each works as a plain form without JavaScript; the islands add the live behaviou
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -25,7 +24,8 @@ from ..identity.passwords import (
 from ..inputs.fields import field_errors
 from ..web.home import account_page_url, home_url
 from ..web.links import sign_in_url
-from . import google, limits, recovery, service
+from . import google, limits, recovery, second_step, second_step_pages, service
+from .landing import after_password, safe_next
 
 bp = Blueprint("auth", __name__)
 
@@ -34,16 +34,7 @@ ROLES = [(1, "Admin"), (2, "Barangay Staff"), (3, "Operator"), (4, "Household")]
 
 def init_app(app: Flask) -> None:
     google.init_app(app)
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site paths: an open redirect would let a phishing link borrow our sign-in."""
-    if not target:
-        return home_url()  # the role's own home page
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return home_url()
-    return target
+    app.register_blueprint(second_step_pages.bp)  # /login/code, the second step
 
 
 def _auth_failed():
@@ -83,13 +74,14 @@ def login():
         if not errors:
             try:
                 account = service.authenticate(username, password)
+            except service.SecondFactorRequired as err:  # the code next, on a second form
+                second_step.hold(err.account, via="password", next_url=request.args.get("next"))
+                return second_step_pages.code_form()
             except ServiceError as err:
                 flash(err.message, "error")
             else:
                 service.start_session(account, with_token=False)
-                if account.password_is_temporary:  # an administrator's: straight to choosing one's own
-                    return redirect(url_for("auth.choose_password", next=request.args.get("next")))
-                return redirect(_safe_next(request.args.get("next")))
+                return after_password(account, request.args.get("next"))
     status = 400 if request.method == "POST" else 200
     return render_template(
         "auth/login.html", username=username, errors=errors, password_rule=_(PASSWORD_RULE_MESSAGE)
@@ -288,7 +280,7 @@ def choose_password():
             error = err.message
         else:
             flash(_("Your password is set."), "success")
-            return redirect(_safe_next(target))
+            return redirect(safe_next(target))
     return render_template(
         "auth/choose_password.html",
         next=target,

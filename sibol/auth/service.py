@@ -19,7 +19,7 @@ from ..data.rows import as_id
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
 from ..i18n.languages import N_
-from ..identity import lockout, onetime, sessions, usernames
+from ..identity import lockout, onetime, sessions, totp, usernames
 from ..identity.passwords import hash_password, needs_rehash, verify_password
 from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
@@ -56,6 +56,16 @@ RESENT = N_("Verification email resent. Check your inbox.")
 BAD_LINK = N_("This verification link is invalid or has expired.")
 FAILED_GOOGLE = N_("Your account is not active.")
 BAD_SET_LINK = N_("This link is invalid, has expired or has already been used.")
+CODE_NEEDED = N_("Enter the 6-digit code from your authenticator app, or one of your recovery codes.")
+WRONG_CODE = N_("That code is not right, or it was already used. Enter the current code from your app.")
+
+
+class SecondFactorRequired(Unauthorized):
+    """The password was right and the account has an authenticator: its code comes next."""
+
+    def __init__(self, account: Account):
+        super().__init__(_(CODE_NEEDED), field="totp", totpRequired=True)
+        self.account = account
 
 
 # Sign-in ------------------------------------------------------------------------------
@@ -72,7 +82,7 @@ def find_account(login: str) -> Account | None:
     )
 
 
-def _refuse_inactive(account: Account) -> None:
+def refuse_inactive(account: Account) -> None:
     if account.status != AccountStatus.ACTIVE:
         reason = _(REFUSALS.get(account.status, FAILED_GOOGLE))
         raise Forbidden(reason, status=account.status)
@@ -82,10 +92,14 @@ def _refuse_inactive(account: Account) -> None:
         raise Forbidden(_(BARANGAY_INACTIVE), status="barangay_inactive")
 
 
-def authenticate(username: str, password: str) -> Account:
+def authenticate(username: str, password: str, second_factor: str | None = None) -> Account:
     """The active account for these credentials; raises Unauthorized/Forbidden saying why, or
     lockout.Locked / lockout.Throttled after too many wrong passwords (an unknown name is
-    treated the same way). The check is counted before the password is compared."""
+    treated the same way). The check is counted before the password is compared.
+
+    An account with an authenticator needs its code (or a recovery code) as `second_factor`:
+    without one, SecondFactorRequired (the check is given back: nothing was guessed); a wrong
+    one counts with the lockout exactly as a wrong password does."""
     if len((username or "").strip()) > LOGIN_MAX:  # no username or e-mail is longer: refused, not cut
         raise Invalid(
             _(
@@ -109,7 +123,7 @@ def authenticate(username: str, password: str) -> Account:
         # Self-registered accounts have no password until approval: say where they stand.
         verify_password(_DUMMY_HASH, password)
         attempt.release()
-        _refuse_inactive(account)
+        refuse_inactive(account)
         raise Unauthorized(_(NO_PASSWORD))
     if not verify_password(account.password_hash, password):
         count_wrong_password(attempt)
@@ -119,11 +133,18 @@ def authenticate(username: str, password: str) -> Account:
         # like any password that does not let the account in.
         count_wrong_password(attempt)
         raise Unauthorized(_(TEMPORARY_EXPIRED), status="password_expired")
+    if totp.enrolled(account):
+        if second_factor is None:
+            attempt.release()
+            raise SecondFactorRequired(account)
+        if not totp.check_second_factor(account, second_factor):
+            count_wrong_password(attempt)
+            raise Unauthorized(_(WRONG_CODE), field="totp", totpRequired=True)
     attempt.succeeded()
     if needs_rehash(account.password_hash):
         account.password_hash = hash_password(password)
     db.session.commit()
-    _refuse_inactive(account)
+    refuse_inactive(account)
     return account
 
 

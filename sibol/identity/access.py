@@ -11,6 +11,10 @@ A view is wrapped by exactly one of:
 
 The app-wide before_request hook enforces the declaration, so a route that declares nothing is
 refused with 403 (and logged), and the route-walk test fails for it.
+
+An account that SIBOL_REQUIRE_2FA asks for a second factor and that has none yet may call only
+the routes also marked @enrolment_step (setting up its authenticator); every other route that
+is not public answers 403 (a page: a redirect to the set-up page) until it is done.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from ..errors import json_error, wants_json
 from ..extensions import login_manager
 from ..i18n.labels import shown
 from ..models import MODULES, ModuleId
+from . import totp
 from .permissions import role_may
 
 PUBLIC = "public"
@@ -59,6 +64,54 @@ def signed_in(view: Callable) -> Callable:
 
 def module_required(module: int, action: str | None = None) -> Callable:
     return _declare(Access("module", int(module), action))
+
+
+def enrolment_step(view: Callable) -> Callable:
+    """A route an account that must still set up its second factor may call (besides public ones)."""
+    view.sibol_enrolment_step = True  # type: ignore[attr-defined]
+    return view
+
+
+def enrolment_page(view: Callable) -> Callable:
+    """Declare the page where an account sets up its second factor: where a page request of an
+    account that must still enrol is sent. The feature that owns it declares it; the platform
+    names no feature's endpoint."""
+    view.sibol_enrolment_page = True  # type: ignore[attr-defined]
+    return enrolment_step(view)
+
+
+def enrolment_page_url() -> str:
+    """The declared enrolment page's address (found once per app among its views)."""
+    endpoint = current_app.extensions.get("sibol_enrolment_page")
+    if endpoint is None:
+        endpoint = next(
+            name
+            for name, view in current_app.view_functions.items()
+            if getattr(_unwrapped(view), "sibol_enrolment_page", False)
+        )
+        current_app.extensions["sibol_enrolment_page"] = endpoint
+    return url_for(endpoint)
+
+
+def _unwrapped(view: Callable) -> Callable:
+    while not hasattr(view, "sibol_enrolment_step") and hasattr(view, "__wrapped__"):
+        view = view.__wrapped__
+    return view
+
+
+def _is_enrolment_step(endpoint: str) -> bool:
+    view = current_app.view_functions.get(endpoint)
+    return view is not None and bool(getattr(_unwrapped(view), "sibol_enrolment_step", False))
+
+
+def _refuse_until_enrolled():
+    message = _(
+        "Your account must use two-step sign-in. Set up your authenticator app first; "
+        "until then nothing else is open to this sign-in."
+    )
+    if wants_json():
+        return json_error(403, message, code="totp_enrollment_required", totpEnrollmentRequired=True)
+    return redirect(enrolment_page_url())
 
 
 def allows(access: Access, account, method: str) -> bool:
@@ -128,6 +181,8 @@ def enforce_access():
         return _refuse_anonymous(message)
     if not current_user.is_active:  # pragma: no cover - loaders never return inactive accounts
         return _refuse_anonymous(_("Your account is not active."))
+    if totp.must_enrol(current_user) and not _is_enrolment_step(request.endpoint):
+        return _refuse_until_enrolled()
     if access.kind == SIGNED_IN:
         return None
     if not current_user.has_module(access.module):

@@ -24,6 +24,7 @@ LIFETIMES = {
     TokenPurpose.VERIFY_EMAIL: timedelta(hours=24),
     TokenPurpose.SET_PASSWORD: timedelta(hours=72),
     TokenPurpose.RESET_CODE: timedelta(minutes=15),
+    TokenPurpose.SECOND_STEP: timedelta(minutes=5),
 }
 MAX_CODE_ATTEMPTS = 5
 

@@ -22,6 +22,10 @@ class AuditAction(enum.StrEnum):
     APPROVE = "approve"
     REJECT = "reject"
     UNLOCK = "unlock"
+    # The account's own second factor (sibol/identity/totp.py): actor and target are the account.
+    TOTP_ENROL = "totp_enrol"
+    TOTP_DISABLE = "totp_disable"
+    RECOVERY_CODE_USED = "recovery_code_used"
 
 
 class AuditEntry(TenantOwned, Model):

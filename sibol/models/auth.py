@@ -16,6 +16,9 @@ class TokenPurpose(enum.StrEnum):
     VERIFY_EMAIL = "verify_email"  # link, 24 hours
     SET_PASSWORD = "set_password"  # link sent on approval, 72 hours  # noqa: S105
     RESET_CODE = "reset_code"  # six digits, 15 minutes, 5 tries
+    # A sign-in whose password was right and whose second factor is still to come: 5 minutes
+    # (the browser's signed session carries the secret; sibol/auth/second_step.py).
+    SECOND_STEP = "second_step"
 
 
 class AccountToken(Model):
@@ -87,4 +90,31 @@ class UndoOffer(Model):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class AccountTotp(Model):
+    """An account's authenticator (TOTP, RFC 6238; sibol/identity/totp.py).
+
+    The secret is kept encrypted. Until `confirmed_at` the enrolment waits for its first code and
+    the secret may be shown again; from then on it is never shown. `last_step` is the last time
+    step (30 s) a code was accepted for: a code of that step or an earlier one is refused, so a
+    code cannot be used twice."""
+
+    __tablename__ = "account_totp"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    secret_encrypted: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_step: Mapped[int | None] = mapped_column(Integer)
+
+
+class RecoveryCode(Model):
+    """One of the ten single-use codes given at enrolment; only a keyed hash is stored."""
+
+    __tablename__ = "totp_recovery_codes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     used_at: Mapped[datetime | None] = mapped_column(DateTime)

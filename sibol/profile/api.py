@@ -6,10 +6,10 @@ from flask import Blueprint
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..api import json_body
+from ..api import json_body, text_field
 from ..api.serializers import user_json
-from ..identity.access import signed_in
-from . import limits, service
+from ..identity.access import enrolment_step, signed_in
+from . import limits, service, two_factor
 
 bp = Blueprint("profile", __name__)
 
@@ -107,3 +107,48 @@ def sign_out_everywhere():
         "endedSessions": ended,
         "revokedTokens": revoked,
     }
+
+
+# Second factor (an authenticator app): the routes an account that must set it up may call.
+@bp.get("/me/totp")
+@enrolment_step
+@signed_in
+def totp_status():
+    return {"success": True, **two_factor.status(current_user)}
+
+
+@bp.post("/me/totp")
+@limits.two_factor
+@enrolment_step
+@signed_in
+def start_totp():
+    secret, uri = two_factor.start(current_user)
+    return {"success": True, "secret": secret, "otpauthUri": uri}, 201
+
+
+@bp.post("/me/totp/confirm")
+@limits.two_factor
+@enrolment_step
+@signed_in
+def confirm_totp():
+    code = text_field(json_body(), "code", label=_("Code"), max_length=20)
+    codes = two_factor.confirm(current_user, code)
+    return {
+        "success": True,
+        "message": _(
+            "Two-step sign-in is on. Keep your recovery codes somewhere safe: they are shown only once."
+        ),
+        "recoveryCodes": codes,
+    }
+
+
+@bp.delete("/me/totp")
+@limits.two_factor
+@enrolment_step
+@signed_in
+def disable_totp():
+    body = json_body()
+    password = text_field(body, "password", label=_("Password"), max_length=256, strip=False)
+    code = text_field(body, "code", label=_("Code"), max_length=40)
+    two_factor.disable(current_user, password, code)
+    return "", 204

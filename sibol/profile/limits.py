@@ -9,3 +9,6 @@ from __future__ import annotations
 from ..extensions import limiter
 
 change_password = limiter.shared_limit("10 per minute", scope="profile-password", methods=["POST"])
+
+# Setting up and turning off the second factor (API and page forms together).
+two_factor = limiter.shared_limit("10 per minute", scope="profile-two-factor", methods=["POST", "DELETE"])

@@ -55,4 +55,29 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "summary": "End every session and token of the account, this one included; how many of each ended",
         "errors": [],
     },
+    ("api.profile.totp_status", "GET"): {
+        "summary": "Two-step sign-in: enabled, pending (a secret waits for its first code), "
+        "recoveryCodesLeft, required (SIBOL_REQUIRE_2FA asks it of this account)",
+        "errors": [],
+    },
+    ("api.profile.start_totp", "POST"): {
+        "summary": "Start setting up an authenticator app: 201 {secret (base32), otpauthUri}; a new "
+        "call replaces a secret still waiting for its first code; 409 when one is already on",
+        "status": 201,
+        "errors": ["409", "429"],
+    },
+    ("api.profile.confirm_totp", "POST"): {
+        "summary": "The app's first code confirms it: {recoveryCodes: 10 single-use codes, shown only "
+        "this once}; a wrong code is 400 naming code; 409 when nothing waits for a code",
+        "body": obj({"code": {"type": "string", "maxLength": 20}}, "code"),
+        "errors": ["400", "409", "415", "429"],
+    },
+    ("api.profile.disable_totp", "DELETE"): {
+        "summary": "Turn two-step sign-in off with the password and a code (of the app or a recovery "
+        "code): 204. A wrong one is 400 naming it and counts with the sign-in lockout (429 past it)",
+        "body": obj({"password": SECRET, "code": {"type": "string", "maxLength": 40}}, "password", "code"),
+        "status": 204,
+        "success_content": {},
+        "errors": ["400", "409", "415", "429"],
+    },
 }

@@ -11,7 +11,7 @@ from ..identity import sessions
 from ..identity.access import public, sign_in_page, signed_in
 from ..inputs.fields import field_errors
 from ..web.home import account_page
-from . import limits, service
+from . import limits, service, two_factor_pages
 from .devices import device_name
 
 bp = Blueprint("profile", __name__)
@@ -19,6 +19,7 @@ bp = Blueprint("profile", __name__)
 
 def init_app(app: Flask) -> None:
     user_logged_in.connect(service.on_user_logged_in, app)
+    app.register_blueprint(two_factor_pages.bp)  # /profile/two-factor
 
 
 def _render(
@@ -34,6 +35,7 @@ def _render(
         sign_ins=service.recent_sign_ins(current_user),
         device_name=device_name,
         devices=service.devices(service.active_sessions(current_user)),
+        tf=two_factor_pages.section(),
     ), status
 
 

@@ -2,10 +2,12 @@
  * The sign-in form (plain TypeScript, no React): the sign-in form of spec section 2. Validates on
  * touch and submit, keeps the button disabled while a field is empty or a request is in flight,
  * signs in through POST /api/auth/login and stores token and user; with an administrator's
- * temporary password it goes on to /choose-password first. The Forgot Password dialog's
+ * temporary password it goes on to /choose-password first. An account with two-step sign-in
+ * (the API answers `totpRequired`) continues with the page's own form, whose server-side second
+ * step asks for the code; one that must still set it up goes to /profile/two-factor. The Forgot Password dialog's
  * React island loads only when the dialog opens (the sign-in page stays under 30 KB).
  */
-import { api, errorText, storeSession } from "../../lib/api";
+import { ApiError, api, errorText, storeSession } from "../../lib/api";
 import { openDialog } from "../../lib/dialog";
 import { setupPasswordToggles, showFieldError } from "./toggle";
 import { t } from "../../lib/i18n";
@@ -17,6 +19,15 @@ interface LoginResponse {
   message?: string;
   /** An administrator's temporary password: the account chooses its own before going on. */
   passwordTemporary?: boolean;
+  /** SIBOL_REQUIRE_2FA: the account sets up its authenticator app before anything else. */
+  totpEnrollmentRequired?: boolean;
+}
+
+/** The API asks for the authenticator's code: the page's second step takes over. */
+export function needsSecondStep(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 401) return false;
+  const payload = err.payload as { totpRequired?: unknown } | null;
+  return payload?.totpRequired === true;
 }
 
 /** A local path, else "/", which the server sends on to the account's own home page. */
@@ -30,7 +41,8 @@ export interface LoginProps {
 
 /** Where a signed-in user goes: `next` (a local path) or their home page, by way of the set-your-password
  * form when the password was a temporary one (as the page form's sign-in does). */
-export function afterSignIn(next: string, passwordTemporary: boolean): string {
+export function afterSignIn(next: string, passwordTemporary: boolean, enrol = false): string {
+  if (enrol) return "/profile/two-factor";
   const target = safeNext(next);
   return passwordTemporary ? "/choose-password?" + new URLSearchParams({ next: target }).toString() : target;
 }
@@ -90,10 +102,18 @@ export function enhanceLogin(el: HTMLElement, props: LoginProps): void {
         fail(t("Invalid response from server"));
       } else {
         storeSession(token ?? "", res.user);
-        window.location.assign(afterSignIn(props.next ?? "", res.passwordTemporary === true));
+        window.location.assign(
+          afterSignIn(props.next ?? "", res.passwordTemporary === true, res.totpEnrollmentRequired === true),
+        );
         return;
       }
     } catch (err) {
+      if (needsSecondStep(err)) {
+        // The form itself posts the password once more and the server shows the code step; the
+        // password is never kept or carried to that step.
+        HTMLFormElement.prototype.submit.call(form);
+        return;
+      }
       fail(errorText(err, t("Login failed")));
     }
     busy = false;
