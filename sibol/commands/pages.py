@@ -10,7 +10,7 @@ a confirmation page (sibol/web/safe_actions.py) that posts the same form back wi
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -32,12 +32,12 @@ def may_send_commands() -> bool:
     )
 
 
-def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(
-        may_send_commands=may_send_commands,
-        command_kinds=rules.KINDS,
-        describe_command=rules.describe,
-    )
+# The names the device page's templates call (the feature's declaration in sibol/__init__.py).
+TEMPLATE_GLOBALS = {
+    "may_send_commands": may_send_commands,
+    "command_kinds": rules.KINDS,
+    "describe_command": rules.describe,
+}
 
 
 def _back(machine_id: int) -> str:

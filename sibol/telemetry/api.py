@@ -21,8 +21,6 @@ from .serializers import alert_json, notification_json, point_json, ts_json
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
-# The device routes (keys.device_route) are served in front of the app, without the page machinery.
-bp.record_once(lambda state: device_http.install(state.app))
 
 
 def require_editor() -> None:

@@ -200,9 +200,3 @@ def _json(body: dict, status: int, extra: list[tuple[str, str]] | None = None) -
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *HEADERS]
     return Response(data, status=status, headers=headers + (extra or []))
-
-
-def install(app: Any) -> None:
-    """Put the lean path in front of the app (once)."""
-    if not isinstance(app.wsgi_app, DeviceRoutes):
-        app.wsgi_app = DeviceRoutes(app, app.wsgi_app)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
@@ -24,9 +24,7 @@ from ..mqtt.settings import mqtt_enabled
 from ..web.offline import offline_page
 from . import alerts, connect, digest, keys, notifications, panels, regions, triage
 from .api import require_editor
-from .cli import register_commands
 from .exports import alerts_csv
-from .live import bp as live_bp
 from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
@@ -39,16 +37,22 @@ def unread_notifications() -> int:
     return regions.unread(current_user.id)
 
 
-def init_app(app: Flask) -> None:
-    register_commands(app)
-    app.register_blueprint(live_bp)  # the live regions' fragments (sibol.web.live)
-    app.jinja_env.globals.update(
-        unread_notifications=unread_notifications,
-        last_reading_times=panels.last_reading_times,
-        open_alert_counts=alerts.open_alert_counts,
-        metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
-        metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
-    )
+def metric_label(key: str) -> str:
+    return "Silent" if key == alerts.SILENT else metric_info(key).label
+
+
+def metric_unit(key: str) -> str:
+    return "" if key == alerts.SILENT else metric_info(key).unit
+
+
+# The names every page's templates may call (the feature's declaration in sibol/__init__.py).
+TEMPLATE_GLOBALS = {
+    "unread_notifications": unread_notifications,
+    "last_reading_times": panels.last_reading_times,
+    "open_alert_counts": alerts.open_alert_counts,
+    "metric_label": metric_label,
+    "metric_unit": metric_unit,
+}
 
 
 def _machine_or_404(machine_id: str):
