@@ -28,19 +28,16 @@ from limits import parse
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.wrappers import Response
 
+from ..api import json_body
 from ..data.retry import ATTEMPTS, BACKOFF, is_retryable
 from ..errors import (
     BUSY_MESSAGE,
     BUSY_RETRY_AFTER,
     HTTP_MESSAGES,
     ServiceError,
-    TooLarge,
-    Unsupported,
     database_busy,
 )
-from ..errors import Invalid as InvalidBody
 from ..extensions import db, limiter
-from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 from . import keys
 
 log = logging.getLogger(__name__)
@@ -62,35 +59,8 @@ class DeviceRequest:
         self.args = request.args
 
     def json(self) -> dict[str, Any]:
-        """The body's JSON object; Invalid, Unsupported or TooLarge as json_body() raises them."""
-        if (request.content_length or 0) > MAX_JSON_BYTES:
-            raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
-        data = request.get_data(cache=True)
-        if not data:
-            raise InvalidBody(_("Send a JSON object in the request body."), field="body")
-        if not request.is_json:
-            raise Unsupported(_("Send the body as JSON (Content-Type: application/json)."))
-        if len(data) > MAX_JSON_BYTES:
-            raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidBody(_("The request body is not valid JSON."), field="body") from None
-        if json_depth(text) > MAX_JSON_DEPTH:
-            raise InvalidBody(
-                _(
-                    "The request body is nested too deeply (%(max_json_depth)s levels at most).",
-                    max_json_depth=MAX_JSON_DEPTH,
-                ),
-                field="body",
-            )
-        try:
-            body = json.loads(text)
-        except ValueError:
-            raise InvalidBody(_("The request body is not valid JSON."), field="body") from None
-        if not isinstance(body, dict):
-            raise InvalidBody(_("The request body must be a JSON object."), field="body")
-        return body
+        """The body's JSON object, read as every /api route reads it (json_body)."""
+        return json_body()
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
