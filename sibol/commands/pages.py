@@ -19,6 +19,7 @@ from ..identity.access import module_required
 from ..identity.permissions import role_may
 from ..models import ModuleId
 from ..web.live import Fragment, live_fragment
+from ..web.lookup import machine_or_404
 from ..web.safe_actions import confirmation_page
 from . import rules, service
 
@@ -52,10 +53,7 @@ def _back(machine_id: int) -> str:
 @live_fragment
 def history_fragment(machine_id: str) -> Fragment:
     """The device page's command history alone: 304 until a command is sent or changes status."""
-    try:
-        machine = service.get_machine(machine_id)  # through the scope: another barangay's is 404
-    except ServiceError:
-        abort(404)
+    machine = machine_or_404(machine_id)  # through the scope: another barangay's is 404
     return Fragment(
         service.history_version(machine.id),
         lambda: render_template(
@@ -71,10 +69,7 @@ def history_fragment(machine_id: str) -> Fragment:
 @bp.post("/sibol-machines/machines/<machine_id>/commands")
 @module_required(ModuleId.MACHINES)
 def send(machine_id: str):
-    try:
-        machine = service.get_machine(machine_id)
-    except ServiceError:
-        abort(404)
+    machine = machine_or_404(machine_id)
     command, value = request.form.get("command", ""), request.form.get("value")
     if command in rules.KINDS and rules.needs_confirmation(command, (value or "").strip().lower() or None):
         if request.form.get("confirmed") != "1":

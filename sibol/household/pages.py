@@ -20,6 +20,7 @@ from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
+from ..web.lookup import found_or_404
 from ..web.offline import offline_page
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
 from . import credits, exports, rewards, service
@@ -263,10 +264,7 @@ def add_reward():
 @bp.get("/household/rewards/<int:reward_id>/image")
 @module_required(ModuleId.HOUSEHOLD, action="household.read")
 def reward_image(reward_id: int):
-    try:
-        path, mimetype = rewards.reward_image(reward_id)
-    except NotFound:
-        abort(404)
+    path, mimetype = found_or_404(rewards.reward_image, reward_id)
     return image_response(path, mimetype)
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import re
 import time
 from typing import Any
@@ -25,11 +24,11 @@ from flask import current_app, request
 from flask_babel import gettext as _
 from flask_babel import refresh
 from limits import parse
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 
 from ..api import json_body
-from ..data.retry import ATTEMPTS, BACKOFF, is_retryable
+from ..data.retry import with_retry
 from ..errors import (
     BUSY_MESSAGE,
     BUSY_RETRY_AFTER,
@@ -142,15 +141,7 @@ def _unexpected() -> Response:
 
 def _run(handler: keys.DeviceHandler, device: keys.Device, req: DeviceRequest, ids: dict[str, int]):
     """The handler, again after a retryable database error (its transaction was rolled back)."""
-    for attempt in range(1, ATTEMPTS + 1):
-        try:
-            return handler(device, req, **ids)
-        except DBAPIError as err:
-            if not is_retryable(err) or attempt == ATTEMPTS:
-                raise
-            db.session.rollback()
-            time.sleep(random.uniform(0, BACKOFF * 2**attempt))  # noqa: S311 - jitter, not a secret
-    raise AssertionError("unreachable")  # pragma: no cover
+    return with_retry(lambda: handler(device, req, **ids))
 
 
 def _rate_limit(header: str | None) -> None:

@@ -21,6 +21,7 @@ from ..models import ModuleId
 from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
+from ..web.lookup import found_or_404, machine_or_404
 from ..web.offline import offline_page
 from . import alerts, connect, digest, keys, notifications, panels, regions, triage
 from .api import require_editor
@@ -55,18 +56,11 @@ TEMPLATE_GLOBALS = {
 }
 
 
-def _machine_or_404(machine_id: str):
-    try:
-        return keys.get_machine(machine_id)
-    except ServiceError:
-        abort(404)
-
-
 @bp.get("/sibol-machines/machines/<machine_id>/device")
 @module_required(ModuleId.MACHINES)
 @offline_page
 def device(machine_id: str, new_key: str | None = None):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)
     refused_count, refusals = refusal_log.recent(machine.id)
     return render_template(
@@ -89,7 +83,7 @@ def device(machine_id: str, new_key: str | None = None):
 @bp.post("/sibol-machines/machines/<machine_id>/device-key")
 @module_required(ModuleId.MACHINES)
 def issue_key(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     try:
         require_editor()
         raw = keys.issue_key(machine.id, actor_id=current_user.id)
@@ -103,7 +97,7 @@ def issue_key(machine_id: str):
 @bp.post("/sibol-machines/machines/<machine_id>/device-key/revoke")
 @module_required(ModuleId.MACHINES)
 def revoke_key(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     try:
         require_editor()
         keys.revoke_key(machine.id)
@@ -116,7 +110,7 @@ def revoke_key(machine_id: str):
 @bp.post("/sibol-machines/machines/<machine_id>/thresholds")
 @module_required(ModuleId.MACHINES)
 def update_thresholds(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     body: dict = {}
     for metric in METRICS:
         low, high = (
@@ -149,10 +143,7 @@ def alert_list():
         state = "open"
     machine = None
     if request.args.get("machine"):
-        try:
-            machine = keys.get_machine(request.args["machine"])
-        except ServiceError:
-            abort(404)
+        machine = machine_or_404(request.args["machine"])
     if wants_csv():
         return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
@@ -206,10 +197,7 @@ def acknowledge_selected():
 @bp.get("/sibol-machines/alerts/<alert_id>")
 @module_required(ModuleId.MACHINES)
 def alert_detail(alert_id: str):
-    try:
-        alert = alerts.get_alert(alert_id)
-    except ServiceError:
-        abort(404)
+    alert = found_or_404(alerts.get_alert, alert_id)
     return render_template(
         "machines/alert.html",
         alert=alert,
@@ -252,10 +240,7 @@ def notification_centre():
 @bp.post("/notifications/<notification_id>/read")
 @signed_in
 def read(notification_id: str):
-    try:
-        row = digest.mark_entry_read(current_user.id, notification_id, request.form.getlist("also"))
-    except ServiceError:
-        abort(404)
+    row = found_or_404(digest.mark_entry_read, current_user.id, notification_id, request.form.getlist("also"))
     target = row.link if row.link.startswith("/") and not row.link.startswith("//") else None
     return redirect(target or url_for("telemetry.notification_centre"))
 
