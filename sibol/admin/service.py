@@ -53,7 +53,6 @@ from ..models.admin import AuditAction, AuditEntry
 from .queries import modules
 
 NAME_MAX = 100
-EMAIL_MAX = 254
 LAST_ADMIN = N_(
     "%(name)s is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."

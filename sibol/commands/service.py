@@ -240,14 +240,6 @@ def history_version(machine_id: int, limit: int = HISTORY_SIZE) -> tuple:
     return tuple((row.id, row.status) for row in rows)
 
 
-def pending_kinds(machine_id: int) -> dict[str, Command]:
-    """kind -> the command of that kind now queued or delivered (forms show it instead of a button)."""
-    rows = db.session.scalars(
-        select(Command).where(Command.machine_id == machine_id, Command.pending_kind.is_not(None))
-    )
-    return {c.command: c for c in rows}
-
-
 # The device's side ------------------------------------------------------------------------------
 
 

@@ -42,7 +42,6 @@ from . import keys
 log = logging.getLogger(__name__)
 
 HEADERS = [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-_ID = "([0-9]{1,18})"
 
 
 class TooManyRequests(ServiceError):

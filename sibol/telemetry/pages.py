@@ -6,8 +6,6 @@ page works without JavaScript; forms post back and redirect.
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -29,7 +27,6 @@ from .exports import alerts_csv
 from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
-MANILA = ZoneInfo("Asia/Manila")
 
 
 def unread_notifications() -> int:
