@@ -1,4 +1,4 @@
-"""Sign-in mail: the verification link, and the queued halves of resend-verification and
+"""Sign-in mail: the verification link and the reset code, and the queued halves of resend-verification and
 forgot-password (sibol/auth/tasks.py queues them).
 
 The request only checks the address's form and queues the job, for a known address and an
@@ -7,6 +7,7 @@ unknown one alike; the job looks the address up and decides whether anything is 
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from .. import emails
@@ -25,6 +26,20 @@ def verification_link(account: Account) -> str:
     return email_link("/email-verification", {"token": raw})
 
 
+def verification_email(account: Account, link: str) -> bool:
+    """Sign-up: the link to /email-verification (24 hours, single use)."""
+    return emails.send_email(
+        account.email, _l("Verify your email address"), "auth_verify_email", account=account, link=link
+    )
+
+
+def reset_code_email(account: Account, code: str) -> bool:
+    """Forgot Password: the six-digit code (15 minutes, 5 tries)."""
+    return emails.send_email(
+        account.email, _l("Your password reset code"), "auth_reset_code", account=account, code=code
+    )
+
+
 def _account(email: str) -> Account | None:
     return db.session.scalar(select(Account).where(func.lower(Account.email) == email.strip().lower()))
 
@@ -36,7 +51,7 @@ def send_verification_again(email: str) -> None:
         return
     link = verification_link(account)
     db.session.commit()
-    emails.verification_email(account, link)
+    verification_email(account, link)
 
 
 def send_reset_code(email: str) -> str | None:
@@ -46,5 +61,5 @@ def send_reset_code(email: str) -> str | None:
         return None
     code = onetime.issue_reset_code(account)
     db.session.commit()
-    emails.reset_code_email(account, code)
+    reset_code_email(account, code)
     return code
