@@ -30,7 +30,7 @@ class Feature:
     # Blueprints that need the app's configuration to be built (e.g. an OAuth provider's URLs).
     configured_blueprints: tuple[Callable[[Flask], Blueprint], ...] = ()
     cli: tuple[Callable[[Flask], None], ...] = ()  # each adds its `flask ...` commands to app.cli
-    jinja_globals: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    jinja_globals: Mapping[str, Any] = field(default_factory=dict)  # functions, and a table or two
     jinja_filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     signals: tuple[tuple[Any, Callable[..., Any]], ...] = ()  # (blinker signal, receiver)
     tasks: tuple[ModuleType, ...] = ()  # modules that define its queued tasks (sibol/worker.py)

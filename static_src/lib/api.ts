@@ -109,7 +109,12 @@ export interface SendOptions {
  * body (or FormData as is). `api` reads the answer for islands; an offline entry's sender reads
  * its status itself (sent, refused, or later).
  */
-export function send(method: Method, path: string, body?: unknown, options: SendOptions = {}): Promise<Response> {
+export function send(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: SendOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   const token = options.bearer === false ? null : storedToken();
   if (token) headers.Authorization = `Bearer ${token}`;

@@ -16,7 +16,6 @@ import { previewEarnings } from "./page";
 /** At most this many detail dialogs are fetched ahead (one page of the list). */
 const MAX_WARM = 25;
 
-
 async function forgetEverything(): Promise<void> {
   const entries = await allEntries();
   await Promise.all(entries.map((e) => dropEntry(e.key)));
