@@ -2,28 +2,57 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from pathlib import Path
 
 from flask import Flask, g, request, session
 from flask_babel import gettext as _
-from flask_login import AnonymousUserMixin, current_user
+from flask_dance.consumer import oauth_authorized
+from flask_login import AnonymousUserMixin, current_user, user_logged_in
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.routing import IntegerConverter
 
 from . import models  # noqa: F401 - the tables must be known to metadata and migrations
+from .admin import api as admin_api
+from .admin import openapi as admin_openapi
+from .admin import pages as admin_pages
 from .api import install_cors, make_api_blueprint
 from .api.openapi import collect_operations
+from .auth import api as auth_api
+from .auth import google, second_step_pages
+from .auth import openapi as auth_openapi
+from .auth import pages as auth_pages
+from .auth import tasks as auth_tasks
+from .chat import pages as chat_pages
+from .city import api as city_api
+from .city import openapi as city_openapi
+from .city import pages as city_pages
 from .cli import register_commands
+from .commands import api as commands_api
+from .commands import openapi as commands_openapi
+from .commands import pages as commands_pages
 from .config import load_settings
 from .core import openapi as core_openapi
 from .core.pages import bp as core_bp
 from .core.static import register_static
+from .dashboard import api as dashboard_api
+from .dashboard import openapi as dashboard_openapi
+from .dashboard import pages as dashboard_pages
 from .data.retry import install_write_retry
+from .devices import api as devices_api
+from .devices import openapi as devices_openapi
+from .devices import pages as devices_pages
+from .devices import sibol_api
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
+from .household import api as household_api
+from .household import client_api, day_pages
+from .household import openapi as household_openapi
+from .household import pages as household_pages
+from .household.residents import api as residents_api
+from .household.residents import openapi as residents_openapi
+from .household.residents import pages as residents_pages
 from .i18n.languages import init_i18n
 from .identity import ratelimits  # noqa: F401 - registers the sibol-sqlite:// rate-limit store
 from .identity.access import enforce_access
@@ -31,34 +60,140 @@ from .identity.sessions import is_live_for
 from .identity.tenancy import install as install_tenancy
 from .identity.tokens import account_for_token, bearer_from_request
 from .jobs.queue import init_app as init_tasks
+from .language import api as language_api
+from .language import openapi as language_openapi
+from .language import pages as language_pages
+from .machines import api as machines_api
+from .machines import cli as machines_cli
+from .machines import openapi as machines_openapi
+from .machines import pages as machines_pages
+from .maintenance import api as maintenance_api
+from .maintenance import openapi as maintenance_openapi
+from .maintenance import pages as maintenance_pages
 from .models import Account
+from .profile import api as profile_api
+from .profile import openapi as profile_openapi
+from .profile import pages as profile_pages
+from .profile import service as profile_service
+from .profile import two_factor_pages
+from .public import api as public_api
+from .public import openapi as public_openapi
+from .public import pages as public_pages
+from .reminders import api as reminders_api
+from .reminders import openapi as reminders_openapi
+from .reminders import pages as reminders_pages
+from .reminders import tasks as reminder_tasks
+from .reports import api as reports_api
+from .reports import openapi as reports_openapi
+from .reports import pages as reports_pages
+from .telemetry import api as telemetry_api
+from .telemetry import cli as telemetry_cli
+from .telemetry import device_http
+from .telemetry import live as telemetry_live
+from .telemetry import openapi as telemetry_openapi
+from .telemetry import pages as telemetry_pages
+from .telemetry import tasks as telemetry_tasks
 from .web import idempotency, live, offline
 from .web.assets import init_assets
 from .web.critical_css import install_critical_css
+from .web.features import Feature, install_features, install_wsgi
 from .web.security import install_security
 from .web.templating import init_templating
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Each feature is a package with pages.py and, when it has an API, api.py (each defines `bp`).
-FEATURES = (
-    "auth",
-    "admin",
-    "machines",
-    "dashboard",
-    "household",
-    "household.residents",
-    "profile",
-    "maintenance",
-    "chat",
-    "telemetry",
-    "reports",
-    "city",  # Barangays and the city dashboard (City Admin)
-    "language",
-    "commands",  # commands to a machine's controller, from its device page and Process Panels
-    "devices",  # the routes a controller calls: its commands, SIBOL's own device API
-    "public",  # /b/<slug>, /city/public and their JSON: no sign-in
-    "reminders",  # SMS and e-mail the evening before a collection
+# Everything a feature adds to the app, in one declared shape (sibol/web/features.py). A
+# feature's modules register nothing themselves: tests/unit/test_features.py holds them to it.
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "auth",
+        blueprints=(auth_pages.bp, second_step_pages.bp),  # /login/code: the second step
+        api=(auth_api.bp,),
+        openapi=auth_openapi,
+        configured_blueprints=(google.make_blueprint,),  # Flask-Dance, from the provider's settings
+        signals=((oauth_authorized, google.on_authorized),),
+        tasks=(auth_tasks,),
+    ),
+    Feature("admin", blueprints=(admin_pages.bp,), api=(admin_api.bp,), openapi=admin_openapi),
+    Feature(
+        "machines",
+        blueprints=(machines_pages.bp,),
+        api=(machines_api.bp,),
+        openapi=machines_openapi,
+        cli=(machines_cli.register_commands,),
+    ),
+    Feature(
+        "dashboard",
+        blueprints=(dashboard_pages.bp,),
+        api=(dashboard_api.bp,),
+        openapi=dashboard_openapi,
+        jinja_filters={"kg_number": dashboard_pages.kg_number},
+    ),
+    Feature(
+        "household",
+        blueprints=(household_pages.bp, day_pages.bp),  # the collection day stands beside the page
+        api=(household_api.bp, client_api.bp),  # client_api: the spec client's routes, at its paths
+        openapi=household_openapi,
+        jinja_filters={"kg": household_pages.kg_filter},
+    ),
+    Feature(
+        "residents", blueprints=(residents_pages.bp,), api=(residents_api.bp,), openapi=residents_openapi
+    ),
+    Feature(
+        "profile",
+        blueprints=(profile_pages.bp, two_factor_pages.bp),  # /profile/two-factor
+        api=(profile_api.bp,),
+        openapi=profile_openapi,
+        signals=((user_logged_in, profile_service.on_user_logged_in),),  # records every sign-in
+    ),
+    Feature(
+        "maintenance",
+        blueprints=(maintenance_pages.bp,),
+        api=(maintenance_api.bp,),
+        openapi=maintenance_openapi,
+    ),
+    Feature("chat", blueprints=(chat_pages.bp,)),
+    Feature(
+        "telemetry",
+        blueprints=(telemetry_pages.bp, telemetry_live.bp),  # live: the live regions' fragments
+        api=(telemetry_api.bp,),
+        openapi=telemetry_openapi,
+        cli=(telemetry_cli.register_commands,),
+        jinja_globals=telemetry_pages.TEMPLATE_GLOBALS,
+        tasks=(telemetry_tasks,),
+        # The device routes (keys.device_route) are served in front of the app, without the page
+        # machinery (sessions, CSRF, templates): a reading costs a fraction of a page request.
+        wsgi=(device_http.DeviceRoutes,),
+    ),
+    Feature("reports", blueprints=(reports_pages.bp,), api=(reports_api.bp,), openapi=reports_openapi),
+    Feature(
+        "city", blueprints=(city_pages.bp,), api=(city_api.bp,), openapi=city_openapi
+    ),  # barangays, city dashboard
+    Feature("language", blueprints=(language_pages.bp,), api=(language_api.bp,), openapi=language_openapi),
+    Feature(  # commands to a machine's controller, from its device page and Process Panels
+        "commands",
+        blueprints=(commands_pages.bp,),
+        api=(commands_api.bp,),
+        openapi=commands_openapi,
+        jinja_globals=commands_pages.TEMPLATE_GLOBALS,
+    ),
+    Feature(  # the routes a controller calls: its commands, and SIBOL's own device API at its paths
+        "devices",
+        blueprints=(devices_pages.bp,),
+        api=(devices_api.bp, sibol_api.bp),
+        openapi=devices_openapi,
+    ),
+    Feature(  # /b/<slug>, /city/public and their JSON: no sign-in
+        "public", blueprints=(public_pages.bp,), api=(public_api.bp,), openapi=public_openapi
+    ),
+    Feature(  # SMS and e-mail the evening before a collection
+        "reminders",
+        blueprints=(reminders_pages.bp,),
+        api=(reminders_api.bp,),
+        openapi=reminders_openapi,
+        jinja_globals={"member_reminders": reminders_pages.member_reminders},
+        tasks=(reminder_tasks,),
+    ),
 )
 
 
@@ -70,7 +205,8 @@ class DatabaseId(IntegerConverter):
     regex = r"\d{1,18}"
 
 
-def create_app(overrides: dict | None = None) -> Flask:
+def create_app(overrides: dict | None = None, features: tuple[Feature, ...] | None = None) -> Flask:
+    """The app; `features` (all of FEATURES by default) lets a test see what the platform alone adds."""
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
@@ -98,7 +234,7 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     install_tenancy(app)  # after the identity hooks: the scope comes from the signed-in account
     app.url_map.converters["int"] = DatabaseId  # before any route is added
-    register_blueprints(app)
+    register_blueprints(app, FEATURES if features is None else features)
     offline.install(app)  # /sw.js and /manifest.webmanifest
     idempotency.install(app)  # after access and tenancy: it keys on the caller and barangay
     register_error_handlers(app)
@@ -209,35 +345,15 @@ def register_request_hooks(app: Flask) -> None:
     app.before_request(enforce_access)
 
 
-def register_blueprints(app: Flask) -> None:
+def register_blueprints(app: Flask, features: tuple[Feature, ...]) -> None:
     register_static(app)
     app.register_blueprint(core_bp)
     api = make_api_blueprint()
-    described = []
-    for feature in FEATURES:
-        pages = importlib.import_module(f"sibol.{feature}.pages")
-        app.register_blueprint(pages.bp)
-        if hasattr(pages, "init_app"):  # a feature's own app-level wiring (e.g. Flask-Dance)
-            pages.init_app(app)
-        api_module = _optional_module(f"sibol.{feature}.api")
-        if api_module is None:
-            continue
-        described.append(importlib.import_module(f"sibol.{feature}.openapi"))
-        api.register_blueprint(api_module.bp)
-        for extra in getattr(api_module, "API_BLUEPRINTS", ()):  # a feature's routes outside its prefix
-            api.register_blueprint(extra)
+    described = install_features(app, api, features)
     live.install(app, api)  # GET /api/live (every live region of a page in one poll), live_attrs()
     app.register_blueprint(api)
     collect_operations(app, [core_openapi, *described, live])
-
-
-def _optional_module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
-        return None
+    install_wsgi(app, features)
 
 
 def register_cli(app: Flask) -> None:

@@ -1,5 +1,9 @@
 """Sending e-mail: a text and an HTML template per message, through Flask-Mail.
 
+The one verb a feature calls is `send_email` (render, store, queue). `deliver_now` is for a
+queued task that keeps its own record of each send and retries it itself (reminders); the rest
+is the queue's own (its tasks, the sweep).
+
 A message is rendered in the request, stored in the mail outbox (a database row with its
 Message-ID, sibol/jobs/outbox.py) and queued (`send_mail` below); the queue's consumer sends it,
 marks it sent only once the SMTP server accepted it, and tries again when the server refuses.
@@ -18,7 +22,6 @@ import time
 
 from flask import current_app, has_app_context, render_template
 from flask_babel import force_locale
-from flask_babel import lazy_gettext as _l
 from flask_mail import Message
 from huey import crontab
 from sqlalchemy.exc import SQLAlchemyError
@@ -55,10 +58,10 @@ def send_email(
         title = str(subject)
         body = render_template(f"email/{template}.txt", **context)
         html = render_template(f"email/{template}.html", **context)
-    return queue_message(to, f"SIBOL: {title}", body, html, template)
+    return _store_and_queue(to, f"SIBOL: {title}", body, html, template)
 
 
-def queue_message(to: str, subject: str, body: str, html: str, template: str) -> bool:
+def _store_and_queue(to: str, subject: str, body: str, html: str, template: str) -> bool:
     """Store a rendered message in the outbox, then queue its delivery. When the database
     refuses the row, the request does not fail for it (the change it reports is committed):
     the message is logged as lost. When only the queue is unreachable, the sweep sends it."""
@@ -81,7 +84,7 @@ def send_mail(outbox_id: int) -> str:
 def send_stored(outbox_id: int) -> str:
     """Send one stored message now; a refused one is queued again for when its next try is due
     (should that fail too, the sweep takes it then)."""
-    outcome = outbox.send(outbox_id, deliver_row)
+    outcome = outbox.send(outbox_id, _deliver_row)
     if outcome == "retry":
         try:
             send_mail.schedule((outbox_id,), delay=MAIL_RETRY_DELAY)
@@ -93,7 +96,7 @@ def send_stored(outbox_id: int) -> str:
 @huey.task()
 def deliver(to: str, subject: str, body: str, html: str, template: str) -> bool:
     """A message queued by an older console, before the outbox: it joins the outbox now."""
-    return in_app(lambda: queue_message(to, subject, body, html, template))
+    return in_app(lambda: _store_and_queue(to, subject, body, html, template))
 
 
 @huey.periodic_task(crontab(minute="*"))
@@ -108,7 +111,7 @@ def sweep_on_start() -> None:
     in_app(lambda: outbox.sweep(send_stored))
 
 
-def deliver_row(row: OutboxMail) -> None:
+def _deliver_row(row: OutboxMail) -> None:
     """Hand one stored message to the SMTP server (or the outbox folder); raises when it fails."""
     deliver_now(row.recipient, row.subject, row.body, row.html, row.template, message_id=row.message_id)
 
@@ -139,17 +142,3 @@ def _to_outbox(message: Message, template: str) -> bool:
     path.write_text(message.as_string())
     current_app.logger.info("MAIL_SERVER is not set: wrote %s to %s\n%s", template, path, message.body)
     return True
-
-
-def verification_email(account, link: str) -> bool:
-    """Sign-up: the link to /email-verification (24 hours, single use)."""
-    return send_email(
-        account.email, _l("Verify your email address"), "auth_verify_email", account=account, link=link
-    )
-
-
-def reset_code_email(account, code: str) -> bool:
-    """Forgot Password: the six-digit code (15 minutes, 5 tries)."""
-    return send_email(
-        account.email, _l("Your password reset code"), "auth_reset_code", account=account, code=code
-    )

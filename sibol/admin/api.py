@@ -13,6 +13,7 @@ from ..data.listing import Page, page_args, page_json
 from ..errors import Invalid
 from ..identity.access import module_required
 from ..identity.usernames import USERNAME_MAX
+from ..inputs.fields import EMAIL_MAX
 from ..models import ModuleId
 from . import approval, exports, locks, queries, service
 from .serializers import (
@@ -130,7 +131,7 @@ def create():
             body, "FirstName", "firstName", label=_("First name"), max_length=service.NAME_MAX
         ),
         last_name=text_field(body, "LastName", "lastName", label=_("Last name"), max_length=service.NAME_MAX),
-        email=text_field(body, "Email", "email", label=_("Email"), max_length=service.EMAIL_MAX),
+        email=text_field(body, "Email", "email", label=_("Email"), max_length=EMAIL_MAX),
         role_id=int_field(body, "Roles", "roleId", "role", label=_("Role")),
         module_values=access_values(body),
         barangay_id=int_field(body, "Barangay_id", "barangayId", label=_("Barangay"), required=False),

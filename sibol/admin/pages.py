@@ -18,6 +18,7 @@ from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
 from ..errors import Invalid, ServiceError
 from ..identity import tenancy
 from ..identity.access import module_required
+from ..inputs.fields import EMAIL_MAX
 from ..machines import service as areas
 from ..models import Account, ModuleId
 from ..web.safe_actions import confirmation_page, drop_undo, needs_confirmation, offer_undo
@@ -146,7 +147,7 @@ def create_account():
         for key, label in (("first_name", "First name"), ("last_name", "Last name"), ("email", "Email")):
             if not values[key].strip():
                 raise Invalid(_("%(label)s is required.", label=label), field=key)
-            if len(values[key]) > (service.EMAIL_MAX if key == "email" else service.NAME_MAX):
+            if len(values[key]) > (EMAIL_MAX if key == "email" else service.NAME_MAX):
                 raise Invalid(_("%(label)s is too long.", label=label), field=key)
         role_id = _form_int("role")
         if role_id is None:

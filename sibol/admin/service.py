@@ -54,7 +54,6 @@ from .queries import modules
 from .serializers import account_json as account_json
 
 NAME_MAX = 100
-EMAIL_MAX = 254
 LAST_ADMIN = N_(
     "%(name)s is the last active administrator: another active administrator must exist "
     "before this account can be disabled, demoted or lose Admin access."

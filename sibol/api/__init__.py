@@ -6,12 +6,12 @@ from typing import Any, Literal, overload
 
 from flask import Blueprint, Flask, current_app, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import BadRequest
 
 from ..data.rows import MAX_ID
 from ..errors import Invalid, TooLarge, Unsupported, is_api_path
 from ..inputs.fields import required_message
-from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
+from ..inputs.jsonbody import parse_object
+from ..inputs.jsonlimits import MAX_JSON_BYTES
 from ..inputs.numbers import whole_text
 
 
@@ -28,21 +28,7 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         raise Unsupported(_("Send the body as JSON (Content-Type: application/json)."))
     if len(data) > MAX_JSON_BYTES:
         raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
-    if json_depth(data.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
-        raise Invalid(
-            _(
-                "The request body is nested too deeply (%(max_json_depth)s levels at most).",
-                max_json_depth=MAX_JSON_DEPTH,
-            ),
-            field="body",
-        )
-    try:
-        body = request.get_json(force=True, silent=False)
-    except BadRequest:
-        raise Invalid(_("The request body is not valid JSON."), field="body") from None
-    if not isinstance(body, dict):
-        raise Invalid(_("The request body must be a JSON object."), field="body")
-    return body
+    return parse_object(data)
 
 
 def pick(body: dict, *names: str, default: Any = None) -> Any:

@@ -15,7 +15,7 @@ import json
 import requests
 from flask import Flask, current_app, flash, redirect, session, url_for
 from flask_babel import gettext as _
-from flask_dance.consumer import OAuth2ConsumerBlueprint, oauth_authorized
+from flask_dance.consumer import OAuth2ConsumerBlueprint
 
 from ..api.serializers import user_json
 from ..i18n.languages import N_
@@ -59,7 +59,8 @@ class GoogleBlueprint(OAuth2ConsumerBlueprint):
             return redirect(fail_url())
 
 
-def init_app(app: Flask) -> None:
+def make_blueprint(app: Flask) -> GoogleBlueprint:
+    """The /api/auth/google blueprint, built from the app's configuration."""
     config = app.config
     bp = GoogleBlueprint(
         "google",
@@ -76,11 +77,11 @@ def init_app(app: Flask) -> None:
         redirect_url=(config.get("SIBOL_CLIENT_URL") or "") + FAIL_URL,
     )
     bp.sibol_access = Access(PUBLIC)
-    app.register_blueprint(bp)
+    return bp
 
 
-@oauth_authorized.connect
-def _on_authorized(blueprint, token):
+def on_authorized(blueprint, token):
+    """Flask-Dance's oauth_authorized: the provider gave a token; answer with one outcome."""
     if blueprint.name != "google":
         return None
     userinfo_url = current_app.config["GOOGLE_OAUTH_USERINFO_URL"]

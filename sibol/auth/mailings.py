@@ -1,5 +1,5 @@
-"""Sign-in mail: the verification link, the queued halves of resend-verification and
-forgot-password (sibol/auth/tasks.py queues them), and the owner's notice of a lock-out.
+"""Sign-in mail: the verification link and the reset code, the queued halves of resend-verification
+and forgot-password (sibol/auth/tasks.py queues them), and the owner's notice of a lock-out.
 
 The request only checks the address's form and queues the job, for a known address and an
 unknown one alike; the job looks the address up and decides whether anything is sent.
@@ -27,6 +27,20 @@ def verification_link(account: Account) -> str:
     return email_link("/email-verification", {"token": raw})
 
 
+def verification_email(account: Account, link: str) -> bool:
+    """Sign-up: the link to /email-verification (24 hours, single use)."""
+    return emails.send_email(
+        account.email, _l("Verify your email address"), "auth_verify_email", account=account, link=link
+    )
+
+
+def reset_code_email(account: Account, code: str) -> bool:
+    """Forgot Password: the six-digit code (15 minutes, 5 tries)."""
+    return emails.send_email(
+        account.email, _l("Your password reset code"), "auth_reset_code", account=account, code=code
+    )
+
+
 def _account(email: str) -> Account | None:
     return db.session.scalar(select(Account).where(func.lower(Account.email) == email.strip().lower()))
 
@@ -38,7 +52,7 @@ def send_verification_again(email: str) -> None:
         return
     link = verification_link(account)
     db.session.commit()
-    emails.verification_email(account, link)
+    verification_email(account, link)
 
 
 def send_reset_code(email: str) -> str | None:
@@ -48,7 +62,7 @@ def send_reset_code(email: str) -> str | None:
         return None
     code = onetime.issue_reset_code(account)
     db.session.commit()
-    emails.reset_code_email(account, code)
+    reset_code_email(account, code)
     return code
 
 

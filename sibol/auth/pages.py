@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -30,11 +30,6 @@ from .landing import after_password, safe_next
 bp = Blueprint("auth", __name__)
 
 ROLES = [(1, "Admin"), (2, "Barangay Staff"), (3, "Operator"), (4, "Household")]
-
-
-def init_app(app: Flask) -> None:
-    google.init_app(app)
-    app.register_blueprint(second_step_pages.bp)  # /login/code, the second step
 
 
 def _auth_failed():

@@ -14,7 +14,6 @@ from flask_login import login_user, logout_user
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from .. import emails
 from ..data.rows import as_id
 from ..errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from ..extensions import db
@@ -25,7 +24,7 @@ from ..identity.tokens import issue_token, revoke_token
 from ..inputs.fields import EMAIL_RE
 from ..models import ROLE_DEFAULT_MODULES, Account, AccountStatus, Barangay, Module, RoleId, utcnow
 from ..models.auth import TokenPurpose
-from .mailings import lock_notice, verification_link
+from .mailings import lock_notice, verification_email, verification_link
 from .tasks import verification_mail
 
 # A real hash to verify against when the username is unknown, so both paths take as long.
@@ -289,7 +288,7 @@ def register(form: SignupForm, *, google: dict | None = None) -> Account:
     link = None if form.is_sso else verification_link(account)
     db.session.commit()
     if link:
-        emails.verification_email(account, link)
+        verification_email(account, link)
     return account
 
 

@@ -11,7 +11,7 @@ a confirmation page (sibol/web/safe_actions.py) that posts the same form back wi
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -21,6 +21,7 @@ from ..identity.permissions import role_may
 from ..models import ModuleId
 from ..web.home import home_url
 from ..web.live import Fragment, live_fragment
+from ..web.lookup import machine_or_404
 from ..web.safe_actions import confirmation_page
 from . import rules, service
 
@@ -34,12 +35,12 @@ def may_send_commands() -> bool:
     )
 
 
-def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(
-        may_send_commands=may_send_commands,
-        command_kinds=rules.KINDS,
-        describe_command=rules.describe,
-    )
+# The names the device page's templates call (the feature's declaration in sibol/__init__.py).
+TEMPLATE_GLOBALS = {
+    "may_send_commands": may_send_commands,
+    "command_kinds": rules.KINDS,
+    "describe_command": rules.describe,
+}
 
 
 def _back(machine_id: int) -> str:
@@ -54,10 +55,7 @@ def _back(machine_id: int) -> str:
 @live_fragment
 def history_fragment(machine_id: str) -> Fragment:
     """The device page's command history alone: 304 until a command is sent or changes status."""
-    try:
-        machine = service.get_machine(machine_id)  # through the scope: another barangay's is 404
-    except ServiceError:
-        abort(404)
+    machine = machine_or_404(machine_id)  # through the scope: another barangay's is 404
     return Fragment(
         service.history_version(machine.id),
         lambda: render_template(
@@ -72,10 +70,7 @@ def history_fragment(machine_id: str) -> Fragment:
 @bp.post("/sibol-machines/machines/<machine_id>/commands")
 @module_required(ModuleId.MACHINES)
 def send(machine_id: str):
-    try:
-        machine = service.get_machine(machine_id)
-    except ServiceError:
-        abort(404)
+    machine = machine_or_404(machine_id)
     command, value = request.form.get("command", ""), request.form.get("value")
     if command in rules.KINDS and rules.needs_confirmation(command, (value or "").strip().lower() or None):
         if request.form.get("confirmed") != "1":

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from ..data.rows import as_id, get_machine
 from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import Machine, utcnow
@@ -43,23 +44,6 @@ def device_json(cmd: Command) -> dict:
         "value": rules.value_json(cmd.command, cmd.value),
         "createdAt": ts_json(cmd.created_at),
     }
-
-
-def _id(raw: int | str | None) -> int | None:
-    if isinstance(raw, str):
-        raw = int(raw) if raw.isdecimal() and len(raw) < 12 else None
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 1 <= raw <= 2**31 - 1:
-        return None
-    return raw
-
-
-def get_machine(machine_id: int | str | None) -> Machine:
-    """The machine, through the request's scope: NotFound for another barangay's or a bad id."""
-    found = _id(machine_id)
-    machine = db.session.get(Machine, found) if found is not None else None
-    if machine is None:
-        raise NotFound(_("Machine not found."))
-    return machine
 
 
 def _event(cmd: Command, status: str, now: datetime, *, actor=None, name: str = "", detail: str = "") -> None:
@@ -170,7 +154,7 @@ def send(machine_id: int | str, command: object, value: object, *, actor) -> Com
 
 
 def _command(machine_id: int, command_id: int | str, *, lock: bool = False) -> Command:
-    found = _id(command_id)
+    found = as_id(command_id)
     query = select(Command).where(Command.id == (found or 0), Command.machine_id == machine_id)
     cmd = db.session.scalar(query.with_for_update() if lock else query)
     if cmd is None:
@@ -254,14 +238,6 @@ def history_version(machine_id: int, limit: int = HISTORY_SIZE) -> tuple:
         .limit(limit)
     )
     return tuple((row.id, row.status) for row in rows)
-
-
-def pending_kinds(machine_id: int) -> dict[str, Command]:
-    """kind -> the command of that kind now queued or delivered (forms show it instead of a button)."""
-    rows = db.session.scalars(
-        select(Command).where(Command.machine_id == machine_id, Command.pending_kind.is_not(None))
-    )
-    return {c.command: c for c in rows}
 
 
 # The device's side ------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ from . import service
 bp = Blueprint("dashboard", __name__)
 
 
-@bp.app_template_filter("kg_number")
 def kg_number(kg: float) -> str:
     """1.5 -> '1.5', 5.0 -> '5' (the spec writes whole kilograms without decimals)."""
     return kg_text(round(kg * 1000))

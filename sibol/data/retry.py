@@ -13,6 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from flask import Flask, g, request
 from sqlalchemy.exc import DBAPIError
@@ -29,6 +30,8 @@ ATTEMPTS = 6
 BACKOFF = 0.02
 # 1213: a deadlock, or a Galera certification failure; 1205: a lock wait timeout.
 RETRYABLE_CODES = frozenset({1213, 1205})
+MAX_WAIT = 2.0  # seconds: no single wait is longer, however many attempts a caller allows
+T = TypeVar("T")
 
 
 def error_code(err: BaseException) -> int | None:
@@ -49,6 +52,30 @@ def _rewind_uploads() -> None:
             pass
 
 
+def with_retry(
+    work: Callable[[], T],
+    *,
+    attempts: int = ATTEMPTS,
+    backoff: float = BACKOFF,
+    retryable: Callable[[DBAPIError], bool] = is_retryable,
+    before_retry: Callable[[DBAPIError, int], None] | None = None,
+) -> T:
+    """Run `work` (one whole transaction) and, after a database error that `retryable` accepts,
+    roll back and run it again, up to `attempts` times, with a full-jitter wait between. The one
+    retry loop of the console: a request's view, a device's request, the MQTT batch store."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return work()
+        except DBAPIError as err:
+            db.session.rollback()  # nothing of the failed attempt is kept
+            if not retryable(err) or attempt == attempts:
+                raise
+            if before_retry is not None:
+                before_retry(err, attempt)
+            time.sleep(random.uniform(0, min(MAX_WAIT, backoff * 2**attempt)))  # noqa: S311 - jitter, not a secret
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def install_write_retry(app: Flask) -> None:
     """Wrap the app's dispatch so a retryable database error reruns the view (up to ATTEMPTS)."""
     dispatch: Callable = app.dispatch_request
@@ -56,26 +83,19 @@ def install_write_retry(app: Flask) -> None:
     # request, so it is not counted again (six attempts of a sign-in spent six of its ten a minute).
     limiter.request_filter(lambda: bool(g.get("sibol_retrying")))
 
+    def again(err: DBAPIError, attempt: int) -> None:
+        g.sibol_retrying = True
+        _rewind_uploads()
+        log.info(
+            "retrying %s %s after database error %s (attempt %d)",
+            request.method,
+            request.path,
+            error_code(err),
+            attempt,
+        )
+
     def dispatch_with_retry():
         g.pop("sibol_retrying", None)
-        for attempt in range(1, ATTEMPTS + 1):
-            if attempt > 1:
-                g.sibol_retrying = True
-            try:
-                return dispatch()
-            except DBAPIError as err:
-                if not is_retryable(err) or attempt == ATTEMPTS:
-                    raise
-                db.session.rollback()
-                _rewind_uploads()
-                log.info(
-                    "retrying %s %s after database error %s (attempt %d)",
-                    request.method,
-                    request.path,
-                    error_code(err),
-                    attempt,
-                )
-                time.sleep(random.uniform(0, BACKOFF * 2**attempt))  # noqa: S311 - jitter, not a secret
-        raise AssertionError("unreachable")  # pragma: no cover
+        return with_retry(dispatch, before_retry=again)
 
     app.dispatch_request = dispatch_with_retry  # type: ignore[method-assign]

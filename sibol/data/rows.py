@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from flask_babel import gettext as _
+
+from ..errors import NotFound
 from ..extensions import db
+from ..models import Machine
 
 MAX_ID = 2**31 - 1  # the largest id an INTEGER column holds
 T = TypeVar("T")
@@ -33,3 +37,12 @@ def get_by_id(model: type[T], row_id: object) -> T | None:
     """The row of `model` with this id, or None for an unknown or malformed id."""
     found = as_id(row_id)
     return None if found is None else db.session.get(model, found)
+
+
+def get_machine(machine_id: object) -> Machine:
+    """The machine, through the request's barangay scope: NotFound for an unknown, malformed or
+    another barangay's id. The one lookup of a machine by id (machines, telemetry, commands)."""
+    machine = get_by_id(Machine, machine_id)
+    if machine is None:
+        raise NotFound(_("Machine not found."))
+    return machine

@@ -20,9 +20,10 @@ from ..inputs.fields import field_errors
 from ..inputs.rules import kg_text
 from ..inputs.uploads import MAX_UPLOAD_MB, image_response
 from ..models import ModuleId, RoleId
+from ..web.lookup import found_or_404
 from ..web.offline import offline_page
 from ..web.safe_actions import confirmation_page, needs_confirmation, offer_undo, take_undo
-from . import credits, day_pages, exports, rewards, service
+from . import credits, exports, rewards, service
 
 bp = Blueprint("household", __name__)
 
@@ -114,12 +115,6 @@ class Failed:
     row: Any = None  # the row its dialog is about
 
 
-def init_app(app) -> None:
-    """The collection day page stands beside the Household page (its own blueprint)."""
-    app.register_blueprint(day_pages.bp)
-
-
-@bp.app_template_filter("kg")
 def kg_filter(grams: int | None) -> str:
     """Whole grams as kilograms for display: 12500 -> '12.5'."""
     return kg_text(grams)
@@ -269,10 +264,7 @@ def add_reward():
 @bp.get("/household/rewards/<int:reward_id>/image")
 @module_required(ModuleId.HOUSEHOLD, action="household.read")
 def reward_image(reward_id: int):
-    try:
-        path, mimetype = rewards.reward_image(reward_id)
-    except NotFound:
-        abort(404)
+    path, mimetype = found_or_404(rewards.reward_image, reward_id)
     return image_response(path, mimetype)
 
 

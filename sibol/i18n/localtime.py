@@ -25,7 +25,6 @@ from .languages import current_language
 
 DEFAULT_ZONE = "Asia/Manila"
 DATE_FORMAT = "%b %-d, %Y"  # strftime, for callers that pass their own format
-TIME_FORMAT = "%-I:%M %p"
 DATE_PATTERN = "MMM d, y"  # the same in Babel's (CLDR) notation, in the reader's language
 TIME_PATTERN = "h:mm a"
 LONG_DATE_PATTERN = "EEEE, MMMM d, y"  # a day named in full: "Thursday, November 26, 2026"

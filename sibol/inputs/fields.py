@@ -25,11 +25,6 @@ FieldErrors = dict[str, str]
 T = TypeVar("T")
 
 
-def is_email(value: str) -> bool:
-    """Something@domain.tld, at most 254 characters (spec section 5)."""
-    return len(value) <= EMAIL_MAX and EMAIL_RE.match(value) is not None
-
-
 def is_blank(value: object) -> bool:
     """Nothing sent: None, or text with only spaces."""
     return value is None or (isinstance(value, str) and not value.strip())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -22,7 +22,6 @@ from ..telemetry import service as telemetry
 from ..telemetry.service import analytics_csv
 from ..web.home import home_of
 from . import exports, records, search, service
-from .cli import register_commands
 from .serializers import area_label
 
 bp = Blueprint("machines", __name__)
@@ -36,10 +35,6 @@ TABS = (
 )
 DEFAULT_TAB = "chemical-additives"
 SELECTOR_OPTIONS = 20  # the no-JavaScript selector lists this many matches
-
-
-def init_app(app: Flask) -> None:
-    register_commands(app)
 
 
 def page_url(**changes) -> str:

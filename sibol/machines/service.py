@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..data.rows import get_by_id
+from ..data.rows import get_by_id, get_machine
 from ..errors import Invalid, NotFound
 from ..extensions import db
 from ..models import Area, Machine, MachineStatus
@@ -33,14 +33,6 @@ def list_areas(*, include_retired: bool = False) -> list[Area]:
 
 def list_statuses() -> list[MachineStatus]:
     return list(db.session.scalars(select(MachineStatus).order_by(MachineStatus.id)))
-
-
-def get_machine(machine_id: int | str | None) -> Machine:
-    """The machine, or NotFound for unknown and malformed ids."""
-    machine = get_by_id(Machine, machine_id)
-    if machine is None:
-        raise NotFound(_("Machine not found."))
-    return machine
 
 
 def first_machine() -> Machine | None:

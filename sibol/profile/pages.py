@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, logout_user, user_logged_in
+from flask_login import current_user, logout_user
 
 from ..errors import ServiceError
 from ..identity import sessions
@@ -15,11 +15,6 @@ from . import limits, service, two_factor_pages
 from .devices import device_name
 
 bp = Blueprint("profile", __name__)
-
-
-def init_app(app: Flask) -> None:
-    user_logged_in.connect(service.on_user_logged_in, app)
-    app.register_blueprint(two_factor_pages.bp)  # /profile/two-factor
 
 
 def _render(

@@ -99,7 +99,6 @@ def my_reminders():
     return redirect(resident.my_household_url(_anchor="reminders"))
 
 
-@bp.app_template_global()
 def member_reminders(member: HouseholdMember) -> dict:
     """What a household agreed to, for the reminders form on its member record (household's
     page): the subscription and the staff account that recorded the consent."""

@@ -10,6 +10,7 @@ from flask_login import current_user
 
 from ..api import json_body
 from ..data.export import wants_csv
+from ..data.rows import get_machine
 from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
@@ -21,8 +22,6 @@ from .serializers import alert_json, notification_json, point_json, ts_json
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
-# The device routes (keys.device_route) are served in front of the app, without the page machinery.
-bp.record_once(lambda state: device_http.install(state.app))
 
 
 def require_editor() -> None:
@@ -43,7 +42,7 @@ def _device_rate() -> str:
 @module_required(ModuleId.MACHINES)
 def issue_device_key(machine_id: str):
     """Issue the machine's device key (shown once); any older key stops working"""
-    keys.get_machine(machine_id)
+    get_machine(machine_id)
     require_editor()
     raw = keys.issue_key(machine_id, actor_id=current_user.id)
     return {
@@ -57,7 +56,7 @@ def issue_device_key(machine_id: str):
 @module_required(ModuleId.MACHINES)
 def revoke_device_key(machine_id: str):
     """Revoke the machine's device key"""
-    keys.get_machine(machine_id)
+    get_machine(machine_id)
     require_editor()
     keys.revoke_key(machine_id)
     response = current_app.response_class(status=204)
@@ -93,7 +92,7 @@ post_telemetry.sibol_csrf_exempt = True  # type: ignore[attr-defined]
 @module_required(ModuleId.MACHINES)
 def latest(machine_id: str):
     """The newest value and its time per metric"""
-    machine = keys.get_machine(machine_id)
+    machine = get_machine(machine_id)
     values = rollups.latest(machine.id)
     return {
         "machineId": machine.id,
@@ -120,7 +119,7 @@ def _time_arg(name: str, default: datetime) -> datetime:
 @module_required(ModuleId.MACHINES)
 def series(machine_id: str):
     """One metric's points: raw readings, or 5m/1h/1d buckets (min, max, avg, count)"""
-    machine = keys.get_machine(machine_id)
+    machine = get_machine(machine_id)
     end = _time_arg("to", utcnow())
     start = _time_arg("from", end - timedelta(hours=24))
     metric, bucket = rollups.check_series_args(
@@ -136,7 +135,7 @@ def series(machine_id: str):
 @module_required(ModuleId.MACHINES)
 def thresholds(machine_id: str):
     """The machine's healthy range per metric (its own, or the defaults)"""
-    machine = keys.get_machine(machine_id)
+    machine = get_machine(machine_id)
     ranges = alerts.ranges_for(machine.id)
     return {"data": {m: {"min": lo, "max": hi} for m, (lo, hi) in ranges.items()}}
 
@@ -145,7 +144,7 @@ def thresholds(machine_id: str):
 @module_required(ModuleId.MACHINES)
 def update_thresholds(machine_id: str):
     """Change some healthy ranges: {"ph": {"min": 6.5, "max": 8}} (Admin, Barangay Staff)"""
-    machine = keys.get_machine(machine_id)
+    machine = get_machine(machine_id)
     require_editor()
     alerts.set_ranges(machine.id, alerts.parse_ranges(json_body()), actor_id=current_user.id)
     return thresholds(machine_id)
@@ -160,7 +159,7 @@ def list_alerts():
         raise Invalid(_("state must be open, closed or all."), field="state")
     machine_id = None
     if request.args.get("machine"):
-        machine_id = keys.get_machine(request.args["machine"]).id
+        machine_id = get_machine(request.args["machine"]).id
     if wants_csv():
         return alerts_csv(state, machine_id)
     return {"data": [alert_json(a) for a in alerts.list_alerts(state, machine_id)]}

@@ -12,7 +12,6 @@ the new rows, the hourly and daily rollups, and the alerts, oldest reading first
 from __future__ import annotations
 
 import logging
-import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -35,8 +34,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
 
+from ..data.retry import with_retry
 from ..errors import Invalid
 from ..extensions import db
 from ..models import utcnow
@@ -91,18 +90,15 @@ def store_messages(messages: Iterable[Incoming]) -> BatchResult:
             accepted[message.machine_id].extend(ingest.parse_body(decode(message.payload), now))
         except Invalid as err:
             result.refusals.append((message.machine_id, err.message))
-    for attempt in range(1, ATTEMPTS + 1):
-        try:
-            return _write(accepted, result.refusals, now)
-        except DBAPIError as err:
-            db.session.rollback()
-            if attempt == ATTEMPTS:
-                raise
-            log.warning(
-                "telemetry batch failed (%s); trying again (attempt %d)", err.__class__.__name__, attempt
-            )
-            time.sleep(min(2.0, 0.05 * 2**attempt))
-    raise AssertionError("unreachable")  # pragma: no cover
+    return with_retry(
+        lambda: _write(accepted, result.refusals, now),
+        attempts=ATTEMPTS,
+        backoff=0.05,
+        retryable=lambda _err: True,  # any database error, a busy SQLite file too
+        before_retry=lambda err, attempt: log.warning(
+            "telemetry batch failed (%s); trying again (attempt %d)", err.__class__.__name__, attempt
+        ),
+    )
 
 
 def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now: datetime) -> BatchResult:

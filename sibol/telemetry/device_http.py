@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import re
 import time
 from typing import Any
@@ -25,28 +24,24 @@ from flask import current_app, request
 from flask_babel import gettext as _
 from flask_babel import refresh
 from limits import parse
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 
-from ..data.retry import ATTEMPTS, BACKOFF, is_retryable
+from ..api import json_body
+from ..data.retry import with_retry
 from ..errors import (
     BUSY_MESSAGE,
     BUSY_RETRY_AFTER,
     HTTP_MESSAGES,
     ServiceError,
-    TooLarge,
-    Unsupported,
     database_busy,
 )
-from ..errors import Invalid as InvalidBody
 from ..extensions import db, limiter
-from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 from . import keys
 
 log = logging.getLogger(__name__)
 
 HEADERS = [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-_ID = "([0-9]{1,18})"
 
 
 class TooManyRequests(ServiceError):
@@ -62,35 +57,8 @@ class DeviceRequest:
         self.args = request.args
 
     def json(self) -> dict[str, Any]:
-        """The body's JSON object; Invalid, Unsupported or TooLarge as json_body() raises them."""
-        if (request.content_length or 0) > MAX_JSON_BYTES:
-            raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
-        data = request.get_data(cache=True)
-        if not data:
-            raise InvalidBody(_("Send a JSON object in the request body."), field="body")
-        if not request.is_json:
-            raise Unsupported(_("Send the body as JSON (Content-Type: application/json)."))
-        if len(data) > MAX_JSON_BYTES:
-            raise TooLarge(_("The request body is too large (1 MB at most)."), field="body")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidBody(_("The request body is not valid JSON."), field="body") from None
-        if json_depth(text) > MAX_JSON_DEPTH:
-            raise InvalidBody(
-                _(
-                    "The request body is nested too deeply (%(max_json_depth)s levels at most).",
-                    max_json_depth=MAX_JSON_DEPTH,
-                ),
-                field="body",
-            )
-        try:
-            body = json.loads(text)
-        except ValueError:
-            raise InvalidBody(_("The request body is not valid JSON."), field="body") from None
-        if not isinstance(body, dict):
-            raise InvalidBody(_("The request body must be a JSON object."), field="body")
-        return body
+        """The body's JSON object, read as every /api route reads it (json_body)."""
+        return json_body()
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -172,15 +140,7 @@ def _unexpected() -> Response:
 
 def _run(handler: keys.DeviceHandler, device: keys.Device, req: DeviceRequest, ids: dict[str, int]):
     """The handler, again after a retryable database error (its transaction was rolled back)."""
-    for attempt in range(1, ATTEMPTS + 1):
-        try:
-            return handler(device, req, **ids)
-        except DBAPIError as err:
-            if not is_retryable(err) or attempt == ATTEMPTS:
-                raise
-            db.session.rollback()
-            time.sleep(random.uniform(0, BACKOFF * 2**attempt))  # noqa: S311 - jitter, not a secret
-    raise AssertionError("unreachable")  # pragma: no cover
+    return with_retry(lambda: handler(device, req, **ids))
 
 
 def _rate_limit(header: str | None) -> None:
@@ -200,9 +160,3 @@ def _json(body: dict, status: int, extra: list[tuple[str, str]] | None = None) -
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))), *HEADERS]
     return Response(data, status=status, headers=headers + (extra or []))
-
-
-def install(app: Any) -> None:
-    """Put the lean path in front of the app (once)."""
-    if not isinstance(app.wsgi_app, DeviceRoutes):
-        app.wsgi_app = DeviceRoutes(app, app.wsgi_app)

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..data.rows import get_by_id
+from ..data.rows import get_machine
 from ..errors import NotFound, Unauthorized
 from ..extensions import db
 from ..identity.authorization import credentials
-from ..models import Machine, utcnow
+from ..models import utcnow
 from ..models.telemetry import DeviceKey
 from . import mqtt
 
@@ -51,14 +51,6 @@ _cache_lock = threading.Lock()
 
 def hash_key(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def get_machine(machine_id: int | str | None) -> Machine:
-    """The machine, or NotFound for unknown and malformed ids."""
-    machine = get_by_id(Machine, machine_id)
-    if machine is None:
-        raise NotFound(_("Machine not found."))
-    return machine
 
 
 def issue_key(machine_id: int | str, *, actor_id: int | None) -> str:

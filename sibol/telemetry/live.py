@@ -4,31 +4,24 @@ same partial, so a fragment is exactly what a reload would show."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, render_template
 from flask_login import current_user
 
-from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..web.live import Fragment, live_fragment
-from . import keys, panels, regions
+from ..web.lookup import machine_or_404
+from . import panels, regions
 from .panels import EDITOR_ROLES
 
 bp = Blueprint("telemetry_live", __name__)
-
-
-def _machine_or_404(machine_id: str):
-    try:
-        return keys.get_machine(machine_id)
-    except ServiceError:
-        abort(404)
 
 
 @bp.get("/sibol-machines/machines/<machine_id>/live/readings")
 @module_required(ModuleId.MACHINES)
 @live_fragment
 def readings(machine_id: str) -> Fragment:
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     return Fragment(
         regions.readings_version(machine.id),
         lambda: render_template(
@@ -41,7 +34,7 @@ def readings(machine_id: str) -> Fragment:
 @module_required(ModuleId.MACHINES)
 @live_fragment
 def process_panel(machine_id: str) -> Fragment:
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     return Fragment(
         regions.panel_version(machine.id, machine.name),
         lambda: render_template(

@@ -6,9 +6,7 @@ page works without JavaScript; forms post back and redirect.
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo
-
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
@@ -21,16 +19,14 @@ from ..models import ModuleId
 from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
+from ..web.lookup import found_or_404, machine_or_404
 from ..web.offline import offline_page
 from . import alerts, connect, digest, keys, notifications, panels, regions, triage
 from .api import require_editor
-from .cli import register_commands
 from .exports import alerts_csv
-from .live import bp as live_bp
 from .metrics import metric_info
 
 bp = Blueprint("telemetry", __name__)
-MANILA = ZoneInfo("Asia/Manila")
 
 
 def unread_notifications() -> int:
@@ -39,30 +35,29 @@ def unread_notifications() -> int:
     return regions.unread(current_user.id)
 
 
-def init_app(app: Flask) -> None:
-    register_commands(app)
-    app.register_blueprint(live_bp)  # the live regions' fragments (sibol.web.live)
-    app.jinja_env.globals.update(
-        unread_notifications=unread_notifications,
-        last_reading_times=panels.last_reading_times,
-        open_alert_counts=alerts.open_alert_counts,
-        metric_label=lambda key: "Silent" if key == alerts.SILENT else metric_info(key).label,
-        metric_unit=lambda key: "" if key == alerts.SILENT else metric_info(key).unit,
-    )
+def metric_label(key: str) -> str:
+    return "Silent" if key == alerts.SILENT else metric_info(key).label
 
 
-def _machine_or_404(machine_id: str):
-    try:
-        return keys.get_machine(machine_id)
-    except ServiceError:
-        abort(404)
+def metric_unit(key: str) -> str:
+    return "" if key == alerts.SILENT else metric_info(key).unit
+
+
+# The names every page's templates may call (the feature's declaration in sibol/__init__.py).
+TEMPLATE_GLOBALS = {
+    "unread_notifications": unread_notifications,
+    "last_reading_times": panels.last_reading_times,
+    "open_alert_counts": alerts.open_alert_counts,
+    "metric_label": metric_label,
+    "metric_unit": metric_unit,
+}
 
 
 @bp.get("/sibol-machines/machines/<machine_id>/device")
 @module_required(ModuleId.MACHINES)
 @offline_page
 def device(machine_id: str, new_key: str | None = None):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)
     refused_count, refusals = refusal_log.recent(machine.id)
     return render_template(
@@ -85,7 +80,7 @@ def device(machine_id: str, new_key: str | None = None):
 @bp.post("/sibol-machines/machines/<machine_id>/device-key")
 @module_required(ModuleId.MACHINES)
 def issue_key(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     try:
         require_editor()
         raw = keys.issue_key(machine.id, actor_id=current_user.id)
@@ -99,7 +94,7 @@ def issue_key(machine_id: str):
 @bp.post("/sibol-machines/machines/<machine_id>/device-key/revoke")
 @module_required(ModuleId.MACHINES)
 def revoke_key(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     try:
         require_editor()
         keys.revoke_key(machine.id)
@@ -112,7 +107,7 @@ def revoke_key(machine_id: str):
 @bp.post("/sibol-machines/machines/<machine_id>/thresholds")
 @module_required(ModuleId.MACHINES)
 def update_thresholds(machine_id: str):
-    machine = _machine_or_404(machine_id)
+    machine = machine_or_404(machine_id)
     body: dict = {}
     for metric in METRICS:
         low, high = (
@@ -145,10 +140,7 @@ def alert_list():
         state = "open"
     machine = None
     if request.args.get("machine"):
-        try:
-            machine = keys.get_machine(request.args["machine"])
-        except ServiceError:
-            abort(404)
+        machine = machine_or_404(request.args["machine"])
     if wants_csv():
         return alerts_csv(state, machine.id if machine else None)
     rows = alerts.list_alerts(state, machine.id if machine else None)
@@ -202,10 +194,7 @@ def acknowledge_selected():
 @bp.get("/sibol-machines/alerts/<alert_id>")
 @module_required(ModuleId.MACHINES)
 def alert_detail(alert_id: str):
-    try:
-        alert = alerts.get_alert(alert_id)
-    except ServiceError:
-        abort(404)
+    alert = found_or_404(alerts.get_alert, alert_id)
     return render_template(
         "machines/alert.html",
         alert=alert,
@@ -248,10 +237,7 @@ def notification_centre():
 @bp.post("/notifications/<notification_id>/read")
 @signed_in
 def read(notification_id: str):
-    try:
-        row = digest.mark_entry_read(current_user.id, notification_id, request.form.getlist("also"))
-    except ServiceError:
-        abort(404)
+    row = found_or_404(digest.mark_entry_read, current_user.id, notification_id, request.form.getlist("also"))
     target = row.link if row.link.startswith("/") and not row.link.startswith("//") else None
     return redirect(target or url_for("telemetry.notification_centre"))
 

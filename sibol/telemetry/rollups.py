@@ -251,19 +251,3 @@ def _raw_values(machine_id: int, metric: str, start: datetime, end: datetime) ->
         .limit(MAX_POINTS)
     )
     return [(r[0], float(r[1])) for r in rows if r[1] is not None]
-
-
-def fleet_totals(period: str, start: datetime, end: datetime) -> dict[str, float]:
-    """Waste fed (kg) and energy (kWh) over all reporting machines, from the rollups."""
-    weight, power = Rollup.cells("weight_kg"), Rollup.cells("power_w")
-    waste = db.session.scalar(
-        select(func.sum(weight.sum)).where(
-            Rollup.period == period, weight.n > 0, Rollup.start >= start, Rollup.start < end
-        )
-    )
-    watts = db.session.scalar(
-        select(func.sum(power.sum / power.n)).where(
-            Rollup.period == "h", power.n > 0, Rollup.start >= start, Rollup.start < end
-        )
-    )
-    return {"waste_kg": float(waste or 0), "energy_kwh": float(watts or 0) / 1000}

@@ -101,12 +101,3 @@ def next_open(after: int | None = None) -> Alert | None:
     if after is not None:
         query = query.where(Alert.id != after)
     return db.session.scalars(query.order_by(Alert.opened_at.desc(), Alert.id.desc()).limit(1)).first()
-
-
-def open_metrics(machine_id: int) -> set[str]:
-    """The metrics of the machine that have an open alert now."""
-    return set(
-        db.session.scalars(
-            select(Alert.metric).where(Alert.machine_id == machine_id, Alert.closed_at.is_(None))
-        )
-    )

@@ -11,7 +11,7 @@ export const TIMEOUT_MESSAGE = "Request timed out";
 const TOKEN_KEY = "token";
 const USER_KEY = "user";
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** A parsed response body: JSON as sent, `{raw: text}` when the body is not JSON, `{}` when empty. */
 export type Payload = Record<string, unknown> | unknown[] | string | number | boolean | null;
@@ -88,18 +88,40 @@ export function storedToken(): string | null {
   return storage()?.getItem(TOKEN_KEY) || null;
 }
 
-function csrfToken(): string | null {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content || null;
+/** The page's CSRF token (every page's `<meta name="csrf-token">`); "" where there is none. */
+export function csrfToken(): string {
+  if (typeof document === "undefined") return ""; // a service worker: the caller passes its own
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
 }
 
-async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  const token = storedToken();
+export interface SendOptions {
+  /** The CSRF token to send; default the page's (a service worker passes the one kept with an entry). */
+  csrf?: string;
+  /** More headers, e.g. an `Idempotency-Key`. */
+  headers?: Record<string, string>;
+  /** Send the stored bearer token (default); `false`: the session cookie alone says who sends. */
+  bearer?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one fetch of /api, answering the raw Response: bearer token, CSRF header on a write, a JSON
+ * body (or FormData as is). `api` reads the answer for islands; an offline entry's sender reads
+ * its status itself (sent, refused, or later).
+ */
+export function send(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: SendOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const token = options.bearer === false ? null : storedToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let sent: BodyInit | undefined;
   if (method !== "GET") {
-    const csrf = csrfToken();
+    const csrf = options.csrf ?? csrfToken();
     if (csrf) headers["X-CSRFToken"] = csrf;
     if (body instanceof FormData) {
       sent = body; // the browser sets the multipart boundary itself
@@ -108,20 +130,17 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
       sent = JSON.stringify(body);
     }
   }
+  return fetch(path, { method, headers, body: sent, credentials: "include", signal: options.signal });
+}
 
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
   let status: number;
   let ok: boolean;
   let payload: Payload;
   try {
-    const response = await fetch(path, {
-      method,
-      headers,
-      body: sent,
-      credentials: "include",
-      signal: controller.signal,
-    });
+    const response = await send(method, path, body, { signal: controller.signal });
     status = response.status;
     ok = response.ok;
     payload = parseBody(await response.text()); // the timeout covers reading the body too

@@ -5,6 +5,7 @@
  * Record waste and the Maintenance page's Add Remark use it; with signal their forms post as
  * without JavaScript.
  */
+import { csrfToken } from "../../lib/api";
 import { ask } from "../../lib/confirm";
 import { closeDialog, openDialog } from "../../lib/dialog";
 import { formatNumber, t } from "../../lib/i18n";
@@ -14,8 +15,6 @@ import { previewEarnings } from "./page";
 
 /** At most this many detail dialogs are fetched ahead (one page of the list). */
 const MAX_WARM = 25;
-
-const csrfToken = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
 
 async function forgetEverything(): Promise<void> {
   const entries = await allEntries();

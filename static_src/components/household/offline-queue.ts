@@ -9,6 +9,7 @@
  * crediting twice. An entry the server refuses stays, with the reason, until the worker fixes
  * what was typed (a new key: it is a new request) or discards it.
  */
+import { csrfToken } from "../../lib/api";
 import { formatNumber, t } from "../../lib/i18n";
 import {
   allEntries,
@@ -26,10 +27,6 @@ export { allEntries, dropEntry, type Entry, putEntry } from "./offline-store";
 
 export function newKey(): string {
   return crypto.randomUUID();
-}
-
-function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
 }
 
 /** Sends one entry: "sent", "refused" (kept with the reason) or "later" (no link, or busy). */

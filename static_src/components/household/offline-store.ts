@@ -3,8 +3,9 @@
  * "entries", keyed by each entry's Idempotency-Key. Two kinds: a credit of food waste (collection
  * day, the Household page's Record waste) and a remark on a maintenance request (the Maintenance
  * page). No DOM here: the pages (offline-queue.ts) and the service worker (static_src/sw/sw.ts,
- * which sends them on Background Sync) both use it.
+ * which sends them on Background Sync) both use it; they go out through the one /api client.
  */
+import { send } from "../../lib/api";
 
 export interface Entry {
   key: string; // the Idempotency-Key, and the entry's id
@@ -74,12 +75,8 @@ export function postEntry(entry: Entry, csrf: string): Promise<Response> {
         `/api/household/members/${entry.memberId}/waste`,
         { wasteKg: entry.wasteKg, collectedAt: entry.collectedAt },
       ];
-  return fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "Idempotency-Key": entry.key, "X-CSRFToken": csrf },
-    body: JSON.stringify(body),
-  });
+  // The session cookie says who sends it (no bearer token: a service worker has none).
+  return send("POST", url, body, { csrf, bearer: false, headers: { "Idempotency-Key": entry.key } });
 }
 
 /**

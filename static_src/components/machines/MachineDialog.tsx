@@ -5,7 +5,7 @@
  * refusals show in the page's flash or beside the field, never in a browser popup.
  */
 import { useState, type FormEvent } from "react";
-import { api, ApiError, errorText } from "../../lib/api";
+import { api, ApiError, csrfToken, errorText } from "../../lib/api";
 import { flash, type FlashKind } from "../../lib/confirm";
 import { Dialog, DialogActions } from "../Dialog";
 import { Field } from "../Field";
@@ -16,10 +16,6 @@ function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
 }
 
 export interface ModalProps {
