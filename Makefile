@@ -106,10 +106,14 @@ dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
 	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
 	$(FLASK) run --debug --host $(HOST) --port $(PORT)
 
+# pytest through scripts/pytest.sh: in parallel (pytest-xdist, PYTEST_WORKERS processes, "auto"
+# one per core, 0 for one process), then the tests marked `serial` alone.
+PYTEST := scripts/pytest.sh $(PY)
+
 # Both suites run whatever the first one says; the target fails at the end if either failed.
 test: $(DEV_STAMP) $(TEST_MYSQL) build
 	@py=0; js=0; \
-	$(PY) -m pytest || py=$$?; \
+	$(PYTEST) '' || py=$$?; \
 	npm test --silent || js=$$?; \
 	if [ $$py != 0 ] || [ $$js != 0 ]; then \
 	  echo "make test failed: pytest exit $$py, vitest exit $$js"; exit 1; \
@@ -123,18 +127,19 @@ build-without-system-node:
 # The quick set (a few minutes): unit and API tests without a browser, and the islands' vitest tests.
 # Both run even when the first fails; the target fails at the end if either did.
 test-quick: $(DEV_STAMP) $(TEST_MYSQL) build
-	status=0; $(PY) -m pytest -m "not browser" tests/unit tests/api || status=$$?; \
+	status=0; $(PYTEST) "not browser" tests/unit tests/api || status=$$?; \
 	npm test --silent || status=$$?; exit $$status
 
 test-py: $(DEV_STAMP) $(TEST_MYSQL) build
-	$(PY) -m pytest
+	$(PYTEST) ''
 
 test-js: $(NODE_STAMP)
 	npm test --silent
 
-# The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL.
+# The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL (in parallel,
+# each worker on a database of its own named after it: <name>_gw0, ...).
 test-db: test-db-url $(DEV_STAMP) $(MYSQL_STAMP) build
-	$(PY) -m pytest -m "db and not browser" tests/unit tests/api tests/system
+	$(PYTEST) "db and not browser" tests/unit tests/api tests/system
 
 # A three-node MariaDB Galera cluster on loopback behind HAProxy; a node is killed mid-stream.
 # Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy, and mysqlclient.
