@@ -11,7 +11,6 @@ from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
 
 import requests
-
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
