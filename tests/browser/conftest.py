@@ -137,6 +137,15 @@ def browser(shared_browser):
 
 
 @pytest.fixture
+def fresh_browser(browser_binary):
+    """A Chromium of its own with a new profile, for a test that counts on one: the DevTools
+    protocol numbers a profile's service worker registrations from 0 and never reuses a number."""
+    shared = SharedDriver(lambda: make_driver(browser_binary))
+    yield shared.take()
+    shared.quit()
+
+
+@pytest.fixture
 def browser_nojs(shared_browser_nojs):
     """Headless Chromium with JavaScript off, as new."""
     yield shared_browser_nojs.take()
