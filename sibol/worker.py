@@ -6,6 +6,8 @@ builds its app with the same factory as the web server.
 
 from __future__ import annotations
 
+import logging
+
 from . import create_app, emails
 from .auth import tasks as auth_tasks
 from .jobs.queue import huey, set_app_factory
@@ -13,6 +15,9 @@ from .reminders import tasks as reminder_tasks
 from .telemetry import tasks as telemetry_tasks
 
 set_app_factory(create_app)
+# huey_consumer prints huey's log lines with a handler of its own; the app's logging (create_app)
+# prints every logger's lines too: kept from reaching it, each line of the queue is printed once.
+logging.getLogger("huey").propagate = False
 
 TASK_MODULES = (emails, auth_tasks, telemetry_tasks, reminder_tasks)
 
