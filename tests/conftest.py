@@ -96,7 +96,8 @@ def base_overrides(url: str, **extra) -> dict:
 def _server_database(url: str, statement: str) -> None:
     """CREATE or DROP the database `url` names, on its server."""
     parsed = make_url(url)
-    server = create_engine(parsed.set(database=None))
+    # The server without a database (URL.set(database=None) would keep the name).
+    server = create_engine(parsed._replace(database=None))
     with server.begin() as conn:
         conn.execute(text(statement.format(name=parsed.database)))
     server.dispose()

@@ -59,7 +59,7 @@ def fresh_database(tmp_path: Path, suffix: str) -> str:
 
     parsed = make_url(database_url(url, ""))
     name = f"{parsed.database}_{suffix}"
-    server = create_engine(parsed.set(database=None))
+    server = create_engine(parsed._replace(database=None))  # the server alone (.set would keep the name)
     with server.begin() as conn:
         conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
         conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
@@ -71,7 +71,7 @@ def drop_database(url: str) -> None:
     if url.startswith("sqlite"):
         return
     parsed = make_url(url)
-    server = create_engine(parsed.set(database=None))
+    server = create_engine(parsed._replace(database=None))
     with server.begin() as conn:
         conn.execute(text(f"DROP DATABASE IF EXISTS `{parsed.database}`"))
     server.dispose()
