@@ -138,9 +138,11 @@ mosquitto-installed:
 	  exit 1; }
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
-	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"
-	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
-	$(FLASK) run --debug --host $(HOST) --port $(PORT)
+	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR) (Ctrl-C stops it)"
+	@trap 'trap - EXIT; kill $$(jobs -p) 2>/dev/null; wait; echo "Stopped."' EXIT; trap 'exit 0' INT TERM; \
+	npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
+	$(FLASK) run --debug --host $(HOST) --port $(PORT) & \
+	wait -n
 
 # pytest through scripts/pytest.sh: in parallel (pytest-xdist, PYTEST_WORKERS processes, "auto"
 # one per core, 0 for one process), then the tests marked `serial` alone.
