@@ -4,10 +4,27 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 FLASK := $(PY) -m flask --app wsgi
+# The settings make itself uses, taken from the checkout's .env as the app takes it
+# (scripts/dotenv-get): the environment and make's command line win, FLASK_SKIP_DOTENV=1 skips the
+# file, and a setting .env leaves empty keeps its default.
+DOTENV_SETTINGS := DATABASE_URL HOST PORT WORKERS SIBOL_MQTT SIBOL_MQTT_URL
+ifneq ($(FLASK_SKIP_DOTENV),1)
+define from_dotenv
+ifeq ($$(origin $(1)),undefined)
+$(1)_IN_DOTENV := $$(shell scripts/dotenv-get $(1))
+ifneq ($$($(1)_IN_DOTENV),)
+$(1) := $$($(1)_IN_DOTENV)
+endif
+endif
+endef
+$(foreach setting,$(DOTENV_SETTINGS),$(eval $(call from_dotenv,$(setting))))
+endif
 HOST ?= 127.0.0.1
 PORT ?= 5000
 WORKERS ?= 2
 export HOST PORT
+# npm's "new major version of npm available" notice is not for this project's users.
+export NPM_CONFIG_UPDATE_NOTIFIER := false
 
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 VENV_CFG := $(VENV)/pyvenv.cfg
@@ -19,17 +36,13 @@ MANIFEST := sibol/static/dist/manifest.json
 ISLAND_SOURCES := $(shell find static_src -type f 2>/dev/null) vite.config.ts tsconfig.json
 
 # mysqlclient (a C extension) is installed only when a MySQL/MariaDB database is configured,
-# in the environment or, as the app reads it too, in the checkout's .env (the environment wins;
-# FLASK_SKIP_DOTENV=1 skips the file, as for the app).
-ifneq ($(FLASK_SKIP_DOTENV),1)
-DATABASE_URL ?= $(shell sed -n 's/^[[:space:]]*\(export[[:space:]]\+\)\?DATABASE_URL[[:space:]]*=[[:space:]]*["'"'"']\?\([^"'"'"']*\).*/\2/p' .env 2>/dev/null | tail -n 1)
-endif
+# in the environment or in .env (above).
 APP_MYSQL := $(if $(filter mysql% mariadb%,$(DATABASE_URL)),$(MYSQL_STAMP))
 TEST_MYSQL := $(if $(filter mysql% mariadb%,$(SIBOL_TEST_DATABASE_URL)),$(MYSQL_STAMP))
 BENCH_MYSQL := $(if $(shell pkg-config --exists mysqlclient 2>/dev/null || pkg-config --exists mariadb 2>/dev/null && echo y),$(MYSQL_STAMP))
 LINT_PATHS := sibol tests bench wsgi.py
 
-.PHONY: run dev test test-quick build-without-system-node test-py test-js test-db test-db-url test-cluster bench bench-smoke lint format migrate seed build deps clean translations
+.PHONY: run mosquitto-installed dev test test-quick build-without-system-node test-py test-js test-db test-db-url test-cluster bench bench-smoke lint format migrate seed build deps clean translations
 
 $(VENV_CFG):
 	@$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is needed" if sys.version_info < (3, 11) else 0)'
@@ -45,15 +58,26 @@ $(DEV_STAMP): requirements-dev.txt $(PY_STAMP)
 	$(PIP) -r requirements-dev.txt
 	touch $@
 
+# Building mysqlclient needs the MySQL client headers (found by pkg-config), a C compiler and
+# Python's headers: each is looked for before pip tries, and the Debian packages named.
 $(MYSQL_STAMP): requirements-mysql.txt | $(VENV_CFG)
-	@if [ -z "$$MYSQLCLIENT_CFLAGS" ] && ! pkg-config --exists mysqlclient 2>/dev/null \
+	@missing=""; \
+	if [ -z "$$MYSQLCLIENT_CFLAGS" ] && ! pkg-config --exists mysqlclient 2>/dev/null \
 	    && ! pkg-config --exists mariadb 2>/dev/null; then \
-	  echo "A MySQL/MariaDB database is configured, so the mysqlclient driver is needed, and building it"; \
-	  echo "needs the MySQL client headers and pkg-config, which were not found. On Debian/Ubuntu:"; \
+	  missing="the MySQL client headers and pkg-config"; \
+	fi; \
+	if ! command -v "$${CC:-cc}" >/dev/null; then missing="$${missing:+$$missing, }a C compiler"; fi; \
+	if [ ! -f "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("include"))')/Python.h" ]; then \
+	  missing="$${missing:+$$missing, }Python's headers"; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "A MySQL/MariaDB database is configured, so the mysqlclient driver is needed. Building it needs"; \
+	  echo "the MySQL client headers, pkg-config, a C compiler and Python's headers; not found: $$missing."; \
+	  echo "On Debian/Ubuntu:"; \
 	  echo ""; \
-	  echo "    sudo apt-get install default-libmysqlclient-dev pkg-config"; \
+	  echo "    sudo apt-get install default-libmysqlclient-dev pkg-config build-essential python3-dev"; \
 	  echo ""; \
-	  echo "then run make again. (SQLite, the default database, needs neither: unset DATABASE_URL.)"; \
+	  echo "then run make again. (SQLite, the default database, needs none of them: unset DATABASE_URL.)"; \
 	  exit 1; \
 	fi
 	$(PIP) -r requirements-mysql.txt
@@ -95,21 +119,39 @@ seed: $(PY_STAMP) $(APP_MYSQL)
 # The e-mail queue's consumer runs beside gunicorn and stops with it. With SIBOL_MQTT=1 the
 # console's own Mosquitto (127.0.0.1:MQTT_PORT, files in instance/mqtt/) and the MQTT subscriber
 # run too; with SIBOL_MQTT_URL only the subscriber (the broker is elsewhere); with neither, no MQTT.
-MQTT_PROCS := $(if $(filter 1 true yes on,$(SIBOL_MQTT)),$(if $(SIBOL_MQTT_URL),,$(FLASK) mqtt broker & ))$(if $(or $(filter 1 true yes on,$(SIBOL_MQTT)),$(SIBOL_MQTT_URL)),$(FLASK) mqtt subscribe & )
-run: $(PY_STAMP) $(APP_MYSQL) build seed
-	@echo "SIBOL console on http://$(HOST):$(PORT)"
-	trap 'kill 0' EXIT; $(VENV)/bin/huey_consumer sibol.worker.huey --workers 2 --worker-type thread & \
-	$(MQTT_PROCS)$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app
+# They run side by side; when one ends (Ctrl-C ends them all) the others are stopped, quietly.
+OWN_BROKER := $(if $(filter 1 true yes on,$(SIBOL_MQTT)),$(if $(SIBOL_MQTT_URL),,y))
+MQTT_PROCS := $(if $(OWN_BROKER),$(FLASK) mqtt broker & )$(if $(or $(filter 1 true yes on,$(SIBOL_MQTT)),$(SIBOL_MQTT_URL)),$(FLASK) mqtt subscribe & )
+run: $(if $(OWN_BROKER),mosquitto-installed) $(PY_STAMP) $(APP_MYSQL) build seed
+	@echo "SIBOL console on http://$(HOST):$(PORT) (Ctrl-C stops it)"
+	@trap 'trap - EXIT; kill $$(jobs -p) 2>/dev/null; wait; echo "SIBOL console stopped."' EXIT; \
+	trap 'exit 0' INT TERM; \
+	$(VENV)/bin/huey_consumer sibol.worker.huey --workers 2 --worker-type thread & \
+	$(MQTT_PROCS)$(VENV)/bin/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - wsgi:app & \
+	wait -n
+
+# SIBOL_MQTT=1 without SIBOL_MQTT_URL runs the console's own Mosquitto (Debian puts it in /usr/sbin).
+MOSQUITTO ?= $(firstword $(shell command -v mosquitto) $(wildcard /usr/sbin/mosquitto /usr/local/sbin/mosquitto))
+mosquitto-installed:
+	@[ -n "$(MOSQUITTO)" ] || { \
+	  echo "SIBOL_MQTT=1 runs the console's own MQTT broker, Mosquitto, which is not installed: sudo apt-get install mosquitto (or set SIBOL_MQTT_URL to a broker elsewhere, or SIBOL_MQTT=0)"; \
+	  exit 1; }
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed
-	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR)"
-	trap 'kill 0' EXIT; npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
-	$(FLASK) run --debug --host $(HOST) --port $(PORT)
+	@echo "Flask on http://$(HOST):$(PORT) with the Vite dev server (HMR) (Ctrl-C stops it)"
+	@trap 'trap - EXIT; kill $$(jobs -p) 2>/dev/null; wait; echo "Stopped."' EXIT; trap 'exit 0' INT TERM; \
+	npm run dev & $(VENV)/bin/huey_consumer sibol.worker.huey --workers 1 & \
+	$(FLASK) run --debug --host $(HOST) --port $(PORT) & \
+	wait -n
+
+# pytest through scripts/pytest.sh: in parallel (pytest-xdist, PYTEST_WORKERS processes, "auto"
+# one per core, 0 for one process), then the tests marked `serial` alone.
+PYTEST := scripts/pytest.sh $(PY)
 
 # Both suites run whatever the first one says; the target fails at the end if either failed.
 test: $(DEV_STAMP) $(TEST_MYSQL) build
 	@py=0; js=0; \
-	$(PY) -m pytest || py=$$?; \
+	$(PYTEST) '' || py=$$?; \
 	npm test --silent || js=$$?; \
 	if [ $$py != 0 ] || [ $$js != 0 ]; then \
 	  echo "make test failed: pytest exit $$py, vitest exit $$js"; exit 1; \
@@ -123,18 +165,19 @@ build-without-system-node:
 # The quick set (a few minutes): unit and API tests without a browser, and the islands' vitest tests.
 # Both run even when the first fails; the target fails at the end if either did.
 test-quick: $(DEV_STAMP) $(TEST_MYSQL) build
-	status=0; $(PY) -m pytest -m "not browser" tests/unit tests/api || status=$$?; \
+	status=0; $(PYTEST) "not browser" tests/unit tests/api || status=$$?; \
 	npm test --silent || status=$$?; exit $$status
 
 test-py: $(DEV_STAMP) $(TEST_MYSQL) build
-	$(PY) -m pytest
+	$(PYTEST) ''
 
 test-js: $(NODE_STAMP)
 	npm test --silent
 
-# The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL.
+# The database-facing tests again, on the database named by SIBOL_TEST_DATABASE_URL (in parallel,
+# each worker on a database of its own named after it: <name>_gw0, ...).
 test-db: test-db-url $(DEV_STAMP) $(MYSQL_STAMP) build
-	$(PY) -m pytest -m "db and not browser" tests/unit tests/api tests/system
+	$(PYTEST) "db and not browser" tests/unit tests/api tests/system
 
 # A three-node MariaDB Galera cluster on loopback behind HAProxy; a node is killed mid-stream.
 # Needs Debian's mariadb-server, galera-4, mariadb-backup, socat and haproxy, and mysqlclient.

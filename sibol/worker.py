@@ -6,11 +6,16 @@ builds its app with the same factory as the web server.
 
 from __future__ import annotations
 
+import logging
+
 from . import FEATURES, create_app, emails
 from .jobs.queue import huey, set_app_factory
 from .web.features import task_modules
 
 set_app_factory(create_app)
+# huey_consumer prints huey's log lines with a handler of its own; the app's logging (create_app)
+# prints every logger's lines too: kept from reaching it, each line of the queue is printed once.
+logging.getLogger("huey").propagate = False
 
 # E-mail delivery (the platform's) and each feature's declared task modules (Feature.tasks).
 TASK_MODULES = (emails, *task_modules(FEATURES))

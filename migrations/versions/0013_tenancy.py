@@ -94,12 +94,13 @@ def upgrade():
         bind.execute(sa.insert(roles).values(id=5, name="City Admin"))
 
     # Accounts and areas had a nullable barangay_id already.
-    bind.execute(
+    # Rows moved into the first barangay: on a new, empty database none, and nothing to say.
+    moved = bind.execute(
         sa.text("UPDATE accounts SET barangay_id = :b WHERE barangay_id IS NULL").bindparams(b=first_id)
-    )
-    bind.execute(
+    ).rowcount
+    moved += bind.execute(
         sa.text("UPDATE areas SET barangay_id = :b WHERE barangay_id IS NULL").bindparams(b=first_id)
-    )
+    ).rowcount
     with op.batch_alter_table("areas", schema=None) as batch_op:
         batch_op.alter_column("barangay_id", existing_type=sa.Integer(), nullable=False)
         batch_op.drop_constraint("uq_areas_name", type_="unique")
@@ -108,7 +109,9 @@ def upgrade():
     for table in TENANT_TABLES:
         with op.batch_alter_table(table, schema=None) as batch_op:
             batch_op.add_column(sa.Column("barangay_id", sa.Integer(), nullable=True))
-        bind.execute(sa.text(f"UPDATE {table} SET barangay_id = :b").bindparams(b=first_id))  # noqa: S608
+        moved += bind.execute(
+            sa.text(f"UPDATE {table} SET barangay_id = :b").bindparams(b=first_id)  # noqa: S608
+        ).rowcount
         with op.batch_alter_table(table, schema=None) as batch_op:
             if table not in NULLABLE:
                 batch_op.alter_column("barangay_id", existing_type=sa.Integer(), nullable=False)
@@ -134,7 +137,8 @@ def upgrade():
         if broken:
             raise RuntimeError(f"Foreign keys broken by the migration: {broken[:5]}")
     _sqlite_foreign_keys(bind, True)
-    print(f"Existing data was put in barangay {first_name} (id {first_id}).")
+    if moved:
+        print(f"Existing data was put in barangay {first_name} (id {first_id}).")
 
 
 def downgrade():

@@ -9,9 +9,7 @@ from werkzeug.serving import make_server
 
 from sibol.dashboard import seed as dashboard_seed
 from sibol.household import seed as household_seed
-from sibol.models import Account, RoleId
 from tests.api.tenant_world import build_world
-from tests.factories import make_account
 from tests.factories_admin import fresh_identity_per_request
 from tests.support.smtp import smtp_server
 
@@ -28,26 +26,6 @@ def smtp():
     """A real SMTP server on a free loopback port for the module, and its inbox: (controller, inbox).
     A module that sends through it sets `app_overrides` to `mail_settings(controller.port)`."""
     yield from smtp_server()
-
-
-@pytest.fixture
-def staff(app) -> Account:
-    """A staff account; a module may override it with one it names."""
-    return make_account(role=RoleId.STAFF)
-
-
-@pytest.fixture
-def headers(api_headers, staff) -> dict:
-    """Bearer headers of `staff`."""
-    return api_headers(staff)
-
-
-@pytest.fixture
-def signed_in(client, login) -> Account:
-    """A staff account signed in to the test client through the /login form."""
-    user = make_account(role=RoleId.STAFF)
-    login(user)
-    return user
 
 
 @pytest.fixture

@@ -18,10 +18,8 @@ pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 @pytest.fixture
-def admin(client, login):
-    account = make_admin(username="boss")
-    login(account)
-    return account
+def admin(app):
+    return make_admin(username="boss")
 
 
 def rows(html: str, table: str = "accounts-table") -> list[str]:
@@ -38,7 +36,7 @@ def test_staff_get_403_and_anonymous_go_to_login(client, login):
     assert client.post("/admin/accounts", data={}).status_code == 403
 
 
-def test_list_pages_through_25_accounts(client, admin):
+def test_list_pages_through_25_accounts(client, admin_client):
     for n in range(24):
         make_account(username=f"person{n:02d}")
     html = client.get("/admin").get_data(as_text=True)
@@ -60,7 +58,7 @@ def test_list_pages_through_25_accounts(client, admin):
     assert "1-10 of 25" in client.get("/admin?page=x&per_page=-3").get_data(as_text=True)
 
 
-def test_search_and_role_filter_in_the_query_string(client, admin):
+def test_search_and_role_filter_in_the_query_string(client, admin_client):
     make_account(username="lola.basyang", first_name="Lola", last_name="Basyang", role=RoleId.HOUSEHOLD)
     make_account(username="op.one", first_name="Oscar", role=RoleId.OPERATOR, email="oscar@ops.ph")
     html = client.get("/admin?q=BASYANG").get_data(as_text=True)
@@ -76,7 +74,7 @@ def test_search_and_role_filter_in_the_query_string(client, admin):
     assert "q=o" in paged
 
 
-def test_approval_tab_badge_and_empty_state(client, admin):
+def test_approval_tab_badge_and_empty_state(client, admin_client):
     html = client.get("/admin?tab=approval").get_data(as_text=True)
     assert "No pending accounts." in html and 'data-count="0"' in html
     make_pending(username="p1", first_name="Pia", last_name="One")
@@ -88,7 +86,7 @@ def test_approval_tab_badge_and_empty_state(client, admin):
     assert 'data-name="Pia One"' in approval and "Reason for rejection (optional)" in approval
 
 
-def test_create_through_the_form_shows_the_password_once(client, admin):
+def test_create_through_the_form_shows_the_password_once(client, admin_client):
     with mail.record_messages() as outbox:
         res = client.post(
             "/admin/accounts",
@@ -111,7 +109,7 @@ def test_create_through_the_form_shows_the_password_once(client, admin):
     assert "ben.santos" in rows(client.get("/admin").get_data(as_text=True))
 
 
-def test_create_form_refusal_keeps_the_input(client, admin):
+def test_create_form_refusal_keeps_the_input(client, admin_client):
     make_account(email="dup@example.test")
     res = client.post(
         "/admin/accounts",
@@ -133,7 +131,7 @@ def test_create_form_refusal_keeps_the_input(client, admin):
     assert missing.status_code == 400 and "Role is required." in missing.get_data(as_text=True)
 
 
-def test_edit_form_changes_role_and_access_and_shows_the_audit(client, admin):
+def test_edit_form_changes_role_and_access_and_shows_the_audit(client, admin_client):
     user = make_account(role=RoleId.HOUSEHOLD, username="edit.me")
     page = client.get(f"/admin/accounts/{user.id}/edit").get_data(as_text=True)
     assert "readonly" in page and 'value="edit.me"' in page and "No activity recorded yet." in page
@@ -150,7 +148,7 @@ def test_edit_form_changes_role_and_access_and_shows_the_audit(client, admin):
     assert client.get("/admin/accounts/999999/edit").status_code == 404
 
 
-def test_toggle_approve_and_reject_as_form_posts(client, admin):
+def test_toggle_approve_and_reject_as_form_posts(client, admin_client):
     user = make_account(username="toggled")
     res = client.post(
         f"/admin/accounts/{user.id}/active", data={"active": "0", "next": "/admin?page=1", "confirmed": "1"}
@@ -179,7 +177,7 @@ def test_toggle_approve_and_reject_as_form_posts(client, admin):
     assert len(list(db.session.scalars(select(AuditEntry)))) == 4
 
 
-def test_disabling_yourself_is_refused_with_a_message(client, admin):
+def test_disabling_yourself_is_refused_with_a_message(client, admin, admin_client):
     html = client.post(
         f"/admin/accounts/{admin.id}/active", data={"active": "0", "confirmed": "1"}, follow_redirects=True
     ).get_data(as_text=True)

@@ -18,10 +18,8 @@ pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
 @pytest.fixture
-def admin(client, login):
-    account = make_account(role=RoleId.ADMIN, username="areas.boss")
-    login(account)
-    return account
+def admin(app):
+    return make_account(role=RoleId.ADMIN, username="areas.boss")
 
 
 def area_id(name: str) -> int:
@@ -44,7 +42,7 @@ def field_error(html: str, field_id: str) -> str:
     return found.group(1).strip() if found else ""
 
 
-def test_the_admin_page_has_an_areas_tab_listing_areas_and_their_machines(client, admin):
+def test_the_admin_page_has_an_areas_tab_listing_areas_and_their_machines(client, admin_client):
     make_machine("One", area="Purok 2")
     make_machine("Two", area="Purok 2")
     assert 'id="tab-areas"' in page(client, "/admin")
@@ -55,7 +53,7 @@ def test_the_admin_page_has_an_areas_tab_listing_areas_and_their_machines(client
     assert re.search(r"<td[^>]*>2</td>", row)  # its two machines
 
 
-def test_add_rename_retire_and_restore_with_plain_forms(client, admin):
+def test_add_rename_retire_and_restore_with_plain_forms(client, admin_client):
     res = client.post("/admin/areas", data={"name": " Purok  Bago "})
     assert res.status_code == 302 and res.headers["Location"].endswith("/admin/areas")
     html = page(client, "/admin/areas")
@@ -81,7 +79,7 @@ def test_add_rename_retire_and_restore_with_plain_forms(client, admin):
         ("purok 3", "An area named purok 3 already exists."),
     ],
 )
-def test_a_bad_new_name_is_shown_next_to_the_add_field(client, admin, name, message):
+def test_a_bad_new_name_is_shown_next_to_the_add_field(client, admin_client, name, message):
     res = client.post("/admin/areas", data={"name": name})
     assert res.status_code == 400
     html = res.get_data(as_text=True)
@@ -90,7 +88,7 @@ def test_a_bad_new_name_is_shown_next_to_the_add_field(client, admin, name, mess
     assert len(area_names(html)) == 5  # nothing added
 
 
-def test_a_bad_rename_is_shown_next_to_that_areas_field(client, admin):
+def test_a_bad_rename_is_shown_next_to_that_areas_field(client, admin_client):
     purok1 = area_id("Purok 1")
     res = client.post(f"/admin/areas/{purok1}", data={"name": "Purok 2"})
     assert res.status_code == 400
@@ -109,7 +107,7 @@ def test_staff_cannot_open_or_post_the_areas_page(client, login):
     assert area_id("Purok 9") is None and db.session.get(Area, area_id("Purok 1")).retired_at is None
 
 
-def test_another_barangays_area_is_404_on_the_pages(client, admin):
+def test_another_barangays_area_is_404_on_the_pages(client, admin_client):
     b = Barangay(name="Barangay Dos")
     db.session.add(b)
     db.session.commit()
@@ -140,7 +138,7 @@ def test_the_city_admin_must_choose_a_barangay_to_add_one(client, login):
     assert db.session.get(Area, area_id("Purok Norte")).barangay_id == b.id
 
 
-def test_the_machines_page_offers_only_open_areas_but_keeps_a_machines_own(client, admin):
+def test_the_machines_page_offers_only_open_areas_but_keeps_a_machines_own(client, admin_client):
     machine = make_machine("Old Digester", area="Purok 4")
     client.post(f"/admin/areas/{area_id('Purok 4')}/retired", data={"retired": "1"})
     adding = page(client, "/sibol-machines?tab=machines&add=1")

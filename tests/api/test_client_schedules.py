@@ -27,11 +27,6 @@ CLIENT_FIELDS = (
 
 
 @pytest.fixture
-def staff(api_headers):
-    return api_headers(make_account(role=RoleId.STAFF))
-
-
-@pytest.fixture
 def operator():
     return make_account(role=RoleId.OPERATOR, first_name="Maria", last_name="Santos", username="maria.santos")
 
@@ -57,8 +52,8 @@ def schedule_count() -> int:
 # Reading ----------------------------------------------------------------------------------------
 
 
-def test_rows_carry_the_clients_names_beside_ours(client, staff, operator):
-    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff)
+def test_rows_carry_the_clients_names_beside_ours(client, staff_headers, operator):
+    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff_headers)
     assert made.status_code == 201, made.json
     make_schedule(
         areas=("Package 4", "Purok 3"),
@@ -68,7 +63,7 @@ def test_rows_carry_the_clients_names_beside_ours(client, staff, operator):
         status="Collected",
         grams=2500,
     )
-    rows = client.get("/api/schedules", headers=staff).json
+    rows = client.get("/api/schedules", headers=staff_headers).json
     assert [{k: r[k] for k in CLIENT_FIELDS} for r in rows] == [
         {
             "Schedule_id": made.json["Schedule_id"],
@@ -102,45 +97,47 @@ def test_rows_carry_the_clients_names_beside_ours(client, staff, operator):
         2.5,
     )
     # The client maps a row's area ids through /api/areas.
-    names = {a["Area_id"]: a["Area_Name"] for a in client.get("/api/areas", headers=staff).json}
+    names = {a["Area_id"]: a["Area_Name"] for a in client.get("/api/areas", headers=staff_headers).json}
     assert [names[i] for i in rows[0]["Area"]] == ["Purok 2", "Purok 1"]
 
 
-def test_a_mobile_written_otherwise_reads_as_09_digits(client, staff):
+def test_a_mobile_written_otherwise_reads_as_09_digits(client, staff_headers):
     make_schedule(contact="+63 917 111 2222")
     make_schedule(contact="(0917) 333-4444", when=date(2026, 1, 2))  # earlier: listed second
-    assert [r["Contact"] for r in client.get("/api/schedules", headers=staff).json] == [
+    assert [r["Contact"] for r in client.get("/api/schedules", headers=staff_headers).json] == [
         "09171112222",
         "09173334444",
     ]
 
 
-def test_areas_are_the_barangays_areas_with_their_ids(client, staff):
+def test_areas_are_the_barangays_areas_with_their_ids(client, staff_headers):
     make_schedule(areas=("purok 1", "Purok 2"))
     make_schedule(areas=("Purok 1",))
-    areas = client.get("/api/areas", headers=staff).json
+    areas = client.get("/api/areas", headers=staff_headers).json
     assert [(a["Area_id"], a["Area_Name"], a["name"], a["schedules"]) for a in areas] == [
         (area_id(f"Purok {n}"), f"Purok {n}", f"Purok {n}", {1: 2, 2: 1}.get(n, 0)) for n in range(1, 6)
     ]
 
 
-def test_a_retired_area_leaves_the_clients_area_picker(client, staff):
+def test_a_retired_area_leaves_the_clients_area_picker(client, staff_headers):
     retired = db.session.get(Area, area_id("Purok 3"))
     retired.retired_at = utcnow()
     db.session.commit()
-    names = [a["Area_Name"] for a in client.get("/api/areas", headers=staff).json]
+    names = [a["Area_Name"] for a in client.get("/api/areas", headers=staff_headers).json]
     assert names == ["Purok 1", "Purok 2", "Purok 4", "Purok 5"]
 
 
-def test_operators_are_the_active_operator_accounts(client, staff, operator):
+def test_operators_are_the_active_operator_accounts(client, staff_headers, operator):
     make_account(
         role=RoleId.OPERATOR, first_name="Ana", last_name="Cruz", username="ana", contact_number="09181112222"
     )
     make_account(role=RoleId.OPERATOR, username="off", is_enabled=False)
     make_account(role=RoleId.OPERATOR, username="waiting", status="pending")
     make_account(role=RoleId.STAFF, username="not.an.operator")
-    client.post("/api/schedules", json=the_clients_create(operator, Contact="0917 555 6666"), headers=staff)
-    found = client.get("/api/operators", headers=staff).json
+    client.post(
+        "/api/schedules", json=the_clients_create(operator, Contact="0917 555 6666"), headers=staff_headers
+    )
+    found = client.get("/api/operators", headers=staff_headers).json
     assert [
         (o["Account_id"] is not None, o["Username"], o["name"], o["contact"], o["schedules"]) for o in found
     ] == [
@@ -153,8 +150,8 @@ def test_operators_are_the_active_operator_accounts(client, staff, operator):
 # Writing ----------------------------------------------------------------------------------------
 
 
-def test_add_schedule_as_the_client_sends_it(client, staff, operator):
-    res = client.post("/api/schedules", json=the_clients_create(operator), headers=staff)
+def test_add_schedule_as_the_client_sends_it(client, staff_headers, operator):
+    res = client.post("/api/schedules", json=the_clients_create(operator), headers=staff_headers)
     assert res.status_code == 201 and res.json["success"] is True
     assert res.json["message"] == "Collection schedule saved."
     saved = db.session.get(CollectionSchedule, res.json["Schedule_id"])
@@ -171,7 +168,7 @@ def test_add_schedule_as_the_client_sends_it(client, staff, operator):
     assert res.json["schedule"]["sched_stat_id"] == 1
     # Without sched_stat_id: Pending.
     pending = client.post(
-        "/api/schedules", json=the_clients_create(operator, sched_stat_id=None), headers=staff
+        "/api/schedules", json=the_clients_create(operator, sched_stat_id=None), headers=staff_headers
     )
     assert pending.status_code == 201 and pending.json["schedule"]["sched_stat_id"] == 2
 
@@ -187,16 +184,16 @@ def test_add_schedule_as_the_client_sends_it(client, staff, operator):
         (lambda: [str(area_id("Purok 1")), area_id("Purok 1")], ["Purok 1"]),
     ],
 )
-def test_area_as_an_id_ids_a_comma_text_a_name_or_names(client, staff, operator, area, names):
-    res = client.post("/api/schedules", json=the_clients_create(operator, Area=area()), headers=staff)
+def test_area_as_an_id_ids_a_comma_text_a_name_or_names(client, staff_headers, operator, area, names):
+    res = client.post("/api/schedules", json=the_clients_create(operator, Area=area()), headers=staff_headers)
     assert res.status_code == 201, res.json
     assert db.session.get(CollectionSchedule, res.json["Schedule_id"]).area_names == names
 
 
-def test_edit_schedule_changes_what_is_sent(client, staff, operator):
-    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff).json
+def test_edit_schedule_changes_what_is_sent(client, staff_headers, operator):
+    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff_headers).json
     path = f"/api/schedules/{made['Schedule_id']}"
-    res = client.put(path, json={"Collector": "Maria S. Santos", "sched_stat_id": 3}, headers=staff)
+    res = client.put(path, json={"Collector": "Maria S. Santos", "sched_stat_id": 3}, headers=staff_headers)
     assert res.status_code == 200 and res.json["message"] == "Collection schedule updated."
     row = res.json["schedule"]
     assert (row["Collector"], row["sched_stat_id"], row["status"]) == ("Maria S. Santos", 3, "Collected")
@@ -212,7 +209,7 @@ def test_edit_schedule_changes_what_is_sent(client, staff, operator):
         "sched_stat_id": "4",
         "Contact": "+639181234567",
     }
-    row = client.put(path, json=body, headers=staff).json["schedule"]
+    row = client.put(path, json=body, headers=staff_headers).json["schedule"]
     assert {k: row[k] for k in CLIENT_FIELDS} == {
         "Schedule_id": made["Schedule_id"],
         "Account_id": other.id,
@@ -224,20 +221,20 @@ def test_edit_schedule_changes_what_is_sent(client, staff, operator):
     }
 
 
-def test_delete_schedule(client, staff, operator):
-    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff).json
+def test_delete_schedule(client, staff_headers, operator):
+    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff_headers).json
     path = f"/api/schedules/{made['Schedule_id']}"
-    res = client.delete(path, headers=staff)
+    res = client.delete(path, headers=staff_headers)
     assert (
         res.status_code == 200
         and res.json["success"] is True
         and res.json["message"] == "Collection schedule deleted."
     )
-    assert client.get("/api/schedules", headers=staff).json == []
+    assert client.get("/api/schedules", headers=staff_headers).json == []
     assert db.session.scalar(select(func.count()).select_from(CollectionArea)) == 0
-    again = client.delete(path, headers=staff)
+    again = client.delete(path, headers=staff_headers)
     assert again.status_code == 404 and again.json["message"] == "Collection schedule not found."
-    assert client.put(path, json={"Collector": "X"}, headers=staff).status_code == 404
+    assert client.put(path, json={"Collector": "X"}, headers=staff_headers).status_code == 404
 
 
 BAD = [
@@ -304,25 +301,27 @@ BAD = [
 
 
 @pytest.mark.parametrize(("change", "field", "message"), BAD)
-def test_bad_values_are_refused_naming_the_clients_field(client, staff, operator, change, field, message):
-    res = client.post("/api/schedules", json=the_clients_create(operator, **change), headers=staff)
+def test_bad_values_are_refused_naming_the_clients_field(
+    client, staff_headers, operator, change, field, message
+):
+    res = client.post("/api/schedules", json=the_clients_create(operator, **change), headers=staff_headers)
     assert res.status_code == 400 and res.json["field"] == field and res.json["message"] == message
     assert schedule_count() == 0
-    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff).json
-    before = client.get("/api/schedules", headers=staff).json
-    res = client.put(f"/api/schedules/{made['Schedule_id']}", json=change, headers=staff)
+    made = client.post("/api/schedules", json=the_clients_create(operator), headers=staff_headers).json
+    before = client.get("/api/schedules", headers=staff_headers).json
+    res = client.put(f"/api/schedules/{made['Schedule_id']}", json=change, headers=staff_headers)
     assert res.status_code == 400 and res.json["field"] == field and res.json["message"] == message
-    assert client.get("/api/schedules", headers=staff).json == before
+    assert client.get("/api/schedules", headers=staff_headers).json == before
 
 
-def test_the_operators_of_staff_or_other_roles_are_refused(client, staff):
+def test_the_operators_of_staff_or_other_roles_are_refused(client, staff_headers):
     for role in (RoleId.STAFF, RoleId.HOUSEHOLD, RoleId.ADMIN):
         body = the_clients_create(make_account(role=role))
-        res = client.post("/api/schedules", json=body, headers=staff)
+        res = client.post("/api/schedules", json=body, headers=staff_headers)
         assert res.status_code == 400 and res.json["field"] == "Account_id"
     disabled = make_account(role=RoleId.OPERATOR, is_enabled=False)
     assert (
-        client.post("/api/schedules", json=the_clients_create(disabled), headers=staff).json["field"]
+        client.post("/api/schedules", json=the_clients_create(disabled), headers=staff_headers).json["field"]
         == "Account_id"
     )
 
@@ -367,21 +366,25 @@ def other_barangay():
     return {"area": area.id, "operator": operator_b.id, "schedule": schedule.id}
 
 
-def test_another_barangays_rows_are_not_seen_nor_used(client, staff, operator, other_barangay):
-    assert client.get("/api/schedules", headers=staff).json == []
-    assert "Sitio Bravo" not in {a["Area_Name"] for a in client.get("/api/areas", headers=staff).json}
-    assert [o["Username"] for o in client.get("/api/operators", headers=staff).json] == ["maria.santos"]
+def test_another_barangays_rows_are_not_seen_nor_used(client, staff_headers, operator, other_barangay):
+    assert client.get("/api/schedules", headers=staff_headers).json == []
+    assert "Sitio Bravo" not in {a["Area_Name"] for a in client.get("/api/areas", headers=staff_headers).json}
+    assert [o["Username"] for o in client.get("/api/operators", headers=staff_headers).json] == [
+        "maria.santos"
+    ]
     path = f"/api/schedules/{other_barangay['schedule']}"
-    assert client.put(path, json={"sched_stat_id": 3}, headers=staff).status_code == 404
-    assert client.delete(path, headers=staff).status_code == 404
+    assert client.put(path, json={"sched_stat_id": 3}, headers=staff_headers).status_code == 404
+    assert client.delete(path, headers=staff_headers).status_code == 404
     foreign_area = client.post(
-        "/api/schedules", json=the_clients_create(operator, Area=[other_barangay["area"]]), headers=staff
+        "/api/schedules",
+        json=the_clients_create(operator, Area=[other_barangay["area"]]),
+        headers=staff_headers,
     )
     assert foreign_area.status_code == 400 and foreign_area.json["field"] == "Area"
     foreign_operator = client.post(
         "/api/schedules",
         json={**the_clients_create(operator), "Account_id": other_barangay["operator"]},
-        headers=staff,
+        headers=staff_headers,
     )
     assert foreign_operator.status_code == 400 and foreign_operator.json["field"] == "Account_id"
     with tenancy.unscoped():

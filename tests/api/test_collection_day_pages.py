@@ -28,7 +28,7 @@ def points(member) -> int:
     return db.session.get(HouseholdMember, member.id).points
 
 
-def test_the_page_lists_todays_and_tomorrows_schedules_and_every_household_once(client, signed_in):
+def test_the_page_lists_todays_and_tomorrows_schedules_and_every_household_once(client, staff_client):
     make_schedule(areas=("Purok Uno",), when=today())
     make_schedule(areas=("Purok Dos", "Purok Uno"), when=today() + timedelta(days=1))
     make_schedule(areas=("Purok Later",), when=today() + timedelta(days=2))
@@ -56,7 +56,7 @@ def area_groups(html: str) -> list[tuple[str, list[str]]]:
     return groups
 
 
-def test_households_are_grouped_by_scheduled_area_each_once_then_the_rest(client, signed_in):
+def test_households_are_grouped_by_scheduled_area_each_once_then_the_rest(client, staff_client):
     make_schedule(areas=("Purok Uno",), when=today())
     make_schedule(areas=("purok dos", "Purok Uno"), when=today() + timedelta(days=1))
     make_schedule(areas=("Purok Tres",), when=today() + timedelta(days=2))  # not today or tomorrow
@@ -77,13 +77,13 @@ def test_households_are_grouped_by_scheduled_area_each_once_then_the_rest(client
     assert "Inactive: cannot be credited" in nilo_row.split("</tr>", 1)[0]
 
 
-def test_without_scheduled_areas_every_household_is_one_group(client, signed_in):
+def test_without_scheduled_areas_every_household_is_one_group(client, staff_client):
     make_member("Rosa", area="Purok Uno")
     make_member("Ana")
     assert area_groups(client.get(PAGE).get_data(as_text=True)) == [("Households", ["Ana", "Rosa"])]
 
 
-def test_another_barangays_households_are_not_listed(client, signed_in):
+def test_another_barangays_households_are_not_listed(client, staff_client):
     other = Barangay(name="Barangay Malayo", is_active=True)
     db.session.add(other)
     db.session.commit()
@@ -93,7 +93,7 @@ def test_another_barangays_households_are_not_listed(client, signed_in):
     assert "Zqxfar" not in client.get(PAGE).get_data(as_text=True)
 
 
-def test_one_save_credits_every_household_typed(client, signed_in):
+def test_one_save_credits_every_household_typed(client, staff_client):
     rosa = make_member("Rosa", points=100)
     nilo = make_member("Nilo", points=0)
     ana = make_member("Ana", points=7)
@@ -104,7 +104,7 @@ def test_one_save_credits_every_household_typed(client, signed_in):
     assert "Saved: 2 households credited, 2.5 kg, 75 points." in page
 
 
-def test_one_bad_field_saves_nothing_and_shows_the_error_beside_its_household(client, signed_in):
+def test_one_bad_field_saves_nothing_and_shows_the_error_beside_its_household(client, staff_client):
     rosa = make_member("Rosa", points=100)
     nilo = make_member("Nilo", points=0)
     res = client.post(PAGE, data={f"kg-{rosa.id}": "2", f"kg-{nilo.id}": "lots"})
@@ -118,7 +118,7 @@ def test_one_bad_field_saves_nothing_and_shows_the_error_beside_its_household(cl
     assert db.session.scalar(select(func.count(MemberCollection.id))) == 0
 
 
-def test_an_inactive_household_sent_anyway_is_refused(client, signed_in):
+def test_an_inactive_household_sent_anyway_is_refused(client, staff_client):
     rosa = make_member("Rosa", points=100)
     nilo = make_member("Nilo", points=0, active=False)
     res = client.post(PAGE, data={f"kg-{rosa.id}": "1", f"kg-{nilo.id}": "1"})
@@ -130,7 +130,7 @@ def test_an_inactive_household_sent_anyway_is_refused(client, signed_in):
     assert db.session.scalar(select(func.count(MemberCollection.id))) == 0
 
 
-def test_a_household_of_another_barangay_sent_anyway_is_refused(client, signed_in):
+def test_a_household_of_another_barangay_sent_anyway_is_refused(client, staff_client):
     other = Barangay(name="Barangay Malayo", is_active=True)
     db.session.add(other)
     db.session.commit()
@@ -142,7 +142,7 @@ def test_a_household_of_another_barangay_sent_anyway_is_refused(client, signed_i
         assert points(far) == 0
 
 
-def test_an_empty_form_asks_for_at_least_one_weight(client, signed_in):
+def test_an_empty_form_asks_for_at_least_one_weight(client, staff_client):
     rosa = make_member("Rosa")
     res = client.post(PAGE, data={f"kg-{rosa.id}": " "})
     assert res.status_code == 400

@@ -114,42 +114,44 @@ def test_the_whole_life_of_a_command_over_http(client, api_headers, keyed):
         ({"command": "reboot", "value": 5}, "value"),
     ],
 )
-def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(client, headers, keyed, body, field):
+def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(client, staff_headers, keyed, body, field):
     machine, _key = keyed
-    res = send(client, headers, machine.id, **body)
+    res = send(client, staff_headers, machine.id, **body)
     assert res.status_code == 400, res.json
     assert res.json["field"] == field and res.json["message"]
     assert command_count() == 0
 
 
-def test_generator_stop_and_reboot_are_queued_over_the_api(client, headers, keyed):
+def test_generator_stop_and_reboot_are_queued_over_the_api(client, staff_headers, keyed):
     """The pages ask a person first; the API takes the command as the issue's contract shows it."""
     machine, _key = keyed
-    stop = send(client, headers, machine.id, command="generator", value="stop")
-    reboot = send(client, headers, machine.id, command="reboot")
+    stop = send(client, staff_headers, machine.id, command="generator", value="stop")
+    reboot = send(client, staff_headers, machine.id, command="reboot")
     assert stop.status_code == 201 and reboot.status_code == 201
     assert reboot.json["value"] is None
-    interval = send(client, headers, machine.id, command="set_interval", value="30")
+    interval = send(client, staff_headers, machine.id, command="set_interval", value="30")
     assert interval.status_code == 201 and interval.json["value"] == 30
 
 
-def test_not_json_and_no_body_are_refused(client, headers, keyed):
+def test_not_json_and_no_body_are_refused(client, staff_headers, keyed):
     machine, _key = keyed
-    assert client.post(f"/api/machines/{machine.id}/commands", data="x", headers=headers).status_code in (
+    assert client.post(
+        f"/api/machines/{machine.id}/commands", data="x", headers=staff_headers
+    ).status_code in (
         400,
         415,
     )
-    assert client.post(f"/api/machines/{machine.id}/commands", headers=headers).status_code == 400
+    assert client.post(f"/api/machines/{machine.id}/commands", headers=staff_headers).status_code == 400
     assert command_count() == 0
 
 
-def test_cancel_while_queued_then_409(client, headers, keyed):
+def test_cancel_while_queued_then_409(client, staff_headers, keyed):
     machine, key = keyed
-    first = send(client, headers, machine.id, command="stir", value=3).json
-    res = client.post(f"/api/machines/{machine.id}/commands/{first['id']}/cancel", headers=headers)
+    first = send(client, staff_headers, machine.id, command="stir", value=3).json
+    res = client.post(f"/api/machines/{machine.id}/commands/{first['id']}/cancel", headers=staff_headers)
     assert res.status_code == 200 and res.json["status"] == "cancelled"
     assert [e["status"] for e in res.json["events"]] == ["cancelled", "queued"]
-    again = client.post(f"/api/machines/{machine.id}/commands/{first['id']}/cancel", headers=headers)
+    again = client.post(f"/api/machines/{machine.id}/commands/{first['id']}/cancel", headers=staff_headers)
     assert again.status_code == 409
     assert client.get("/api/device/commands", headers=device(key)).json == {"commands": []}
     late = client.post(
@@ -157,23 +159,27 @@ def test_cancel_while_queued_then_409(client, headers, keyed):
     )
     assert late.status_code == 409
 
-    second = send(client, headers, machine.id, command="stir", value=4).json  # the kind is free again
+    second = send(client, staff_headers, machine.id, command="stir", value=4).json  # the kind is free again
     client.get("/api/device/commands", headers=device(key))
-    delivered = client.post(f"/api/machines/{machine.id}/commands/{second['id']}/cancel", headers=headers)
+    delivered = client.post(
+        f"/api/machines/{machine.id}/commands/{second['id']}/cancel", headers=staff_headers
+    )
     assert delivered.status_code == 409 and "delivered" in delivered.json["message"]
-    unknown = client.post(f"/api/machines/{machine.id}/commands/99999/cancel", headers=headers)
+    unknown = client.post(f"/api/machines/{machine.id}/commands/99999/cancel", headers=staff_headers)
     assert unknown.status_code == 404
 
 
-def test_a_command_expires_undelivered_or_unanswered_and_reads_never_show_it_stale(client, headers, keyed):
+def test_a_command_expires_undelivered_or_unanswered_and_reads_never_show_it_stale(
+    client, staff_headers, keyed
+):
     machine, key = keyed
-    queued = send(client, headers, machine.id, command="stir", value=3).json
+    queued = send(client, staff_headers, machine.id, command="stir", value=3).json
     make_overdue(queued["id"])
-    listed = client.get(f"/api/machines/{machine.id}/commands", headers=headers).json["data"]
+    listed = client.get(f"/api/machines/{machine.id}/commands", headers=staff_headers).json["data"]
     assert listed[0]["status"] == "expired" and "Not delivered" in listed[0]["detail"]
     assert client.get("/api/device/commands", headers=device(key)).json == {"commands": []}
 
-    answered_late = send(client, headers, machine.id, command="stir", value=3).json
+    answered_late = send(client, staff_headers, machine.id, command="stir", value=3).json
     assert (
         client.get("/api/device/commands", headers=device(key)).json["commands"][0]["id"]
         == answered_late["id"]
@@ -188,10 +194,10 @@ def test_a_command_expires_undelivered_or_unanswered_and_reads_never_show_it_sta
     assert row.status == "expired" and "did not answer" in row.detail
 
 
-def test_the_minute_tick_expires_overdue_commands(client, headers, keyed):
+def test_the_minute_tick_expires_overdue_commands(client, staff_headers, keyed):
     machine, _key = keyed
-    cid = send(client, headers, machine.id, command="feed_pump", value="off").json["id"]
-    keep = send(client, headers, machine.id, command="stir", value=3).json["id"]
+    cid = send(client, staff_headers, machine.id, command="feed_pump", value="off").json["id"]
+    keep = send(client, staff_headers, machine.id, command="stir", value=3).json["id"]
     make_overdue(cid)
     assert tick()["expired_commands"] == 1
     assert db.session.get(Command, cid).status == "expired"
@@ -199,20 +205,22 @@ def test_the_minute_tick_expires_overdue_commands(client, headers, keyed):
     assert tick()["expired_commands"] == 0
 
 
-def test_list_is_paged_newest_first_and_filters_by_status(client, headers, keyed):
+def test_list_is_paged_newest_first_and_filters_by_status(client, staff_headers, keyed):
     machine, key = keyed
-    ids = [send(client, headers, machine.id, command=c, value=v).json["id"]
+    ids = [send(client, staff_headers, machine.id, command=c, value=v).json["id"]
            for c, v in (("stir", 1), ("feed_pump", "on"), ("generator", "start"))]  # fmt: skip
-    client.post(f"/api/machines/{machine.id}/commands/{ids[0]}/cancel", headers=headers)
-    page = client.get(f"/api/machines/{machine.id}/commands?per_page=2", headers=headers).json
+    client.post(f"/api/machines/{machine.id}/commands/{ids[0]}/cancel", headers=staff_headers)
+    page = client.get(f"/api/machines/{machine.id}/commands?per_page=2", headers=staff_headers).json
     assert page["total"] == 3 and [c["id"] for c in page["data"]] == [ids[2], ids[1]]
-    second = client.get(f"/api/machines/{machine.id}/commands?per_page=2&page=2", headers=headers).json
+    second = client.get(f"/api/machines/{machine.id}/commands?per_page=2&page=2", headers=staff_headers).json
     assert [c["id"] for c in second["data"]] == [ids[0]]
-    cancelled = client.get(f"/api/machines/{machine.id}/commands?status=cancelled", headers=headers).json
+    cancelled = client.get(
+        f"/api/machines/{machine.id}/commands?status=cancelled", headers=staff_headers
+    ).json
     assert [c["id"] for c in cancelled["data"]] == [ids[0]]
-    bad = client.get(f"/api/machines/{machine.id}/commands?status=lost", headers=headers)
+    bad = client.get(f"/api/machines/{machine.id}/commands?status=lost", headers=staff_headers)
     assert bad.status_code == 400 and bad.json["field"] == "status"
-    assert client.get(f"/api/machines/{machine.id}/commands?page=0", headers=headers).status_code == 400
+    assert client.get(f"/api/machines/{machine.id}/commands?page=0", headers=staff_headers).status_code == 400
 
 
 def test_who_may_send_list_and_cancel(client, api_headers, keyed):
@@ -233,11 +241,11 @@ def test_who_may_send_list_and_cancel(client, api_headers, keyed):
     assert client.post(f"/api/machines/{machine.id}/commands", json={"command": "stir"}).status_code == 401
 
 
-def test_another_barangays_machine_is_not_found(client, headers, keyed):
+def test_another_barangays_machine_is_not_found(client, staff_headers, keyed):
     mine, _key = keyed
     far, far_key = foreign_machine()
-    assert send(client, headers, far.id, command="stir", value=2).status_code == 404
-    assert client.get(f"/api/machines/{far.id}/commands", headers=headers).status_code == 404
+    assert send(client, staff_headers, far.id, command="stir", value=2).status_code == 404
+    assert client.get(f"/api/machines/{far.id}/commands", headers=staff_headers).status_code == 404
     # The far barangay's own command cannot be cancelled from here, by either path.
     far_staff = make_account(role=RoleId.STAFF, barangay_id=far.barangay_id)
     from tests.factories import token_for
@@ -247,16 +255,21 @@ def test_another_barangays_machine_is_not_found(client, headers, keyed):
     )
     assert far_cmd.status_code == 201
     cid = far_cmd.json["id"]
-    assert client.post(f"/api/machines/{far.id}/commands/{cid}/cancel", headers=headers).status_code == 404
-    assert client.post(f"/api/machines/{mine.id}/commands/{cid}/cancel", headers=headers).status_code == 404
+    assert (
+        client.post(f"/api/machines/{far.id}/commands/{cid}/cancel", headers=staff_headers).status_code == 404
+    )
+    assert (
+        client.post(f"/api/machines/{mine.id}/commands/{cid}/cancel", headers=staff_headers).status_code
+        == 404
+    )
     assert db.session.get(Command, cid).status == "queued"
-    assert send(client, headers, 99999999, command="stir", value=2).status_code == 404
+    assert send(client, staff_headers, 99999999, command="stir", value=2).status_code == 404
 
 
-def test_a_device_never_sees_or_changes_another_machines_commands(client, headers, keyed):
+def test_a_device_never_sees_or_changes_another_machines_commands(client, staff_headers, keyed):
     machine, key = keyed
     _other, other_key = keyed_machine("Digester Dos")
-    cid = send(client, headers, machine.id, command="stir", value=2).json["id"]
+    cid = send(client, staff_headers, machine.id, command="stir", value=2).json["id"]
     assert client.get("/api/device/commands", headers=device(other_key)).json == {"commands": []}
     res = client.post(
         f"/api/device/commands/{cid}/result", json={"status": "executed"}, headers=device(other_key)
@@ -266,7 +279,7 @@ def test_a_device_never_sees_or_changes_another_machines_commands(client, header
     assert len(client.get("/api/device/commands", headers=device(key)).json["commands"]) == 1
 
 
-def test_device_routes_need_a_good_key_and_a_good_answer(client, headers, keyed):
+def test_device_routes_need_a_good_key_and_a_good_answer(client, staff_headers, keyed):
     machine, key = keyed
     for bad in (
         {},
@@ -277,7 +290,7 @@ def test_device_routes_need_a_good_key_and_a_good_answer(client, headers, keyed)
         res = client.get("/api/device/commands", headers=bad)
         assert res.status_code == 401 and res.json["success"] is False and res.json["message"]
     assert client.get("/api/device/commands", headers={"X-Device-Key": key}).status_code == 200
-    cid = send(client, headers, machine.id, command="stir", value=2).json["id"]
+    cid = send(client, staff_headers, machine.id, command="stir", value=2).json["id"]
     client.get("/api/device/commands", headers=device(key))
     url = f"/api/device/commands/{cid}/result"
     for body, field in (

@@ -39,7 +39,7 @@ def points_of(member_id: int) -> int:
 # Add Household ----------------------------------------------------------------------------------
 
 
-def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signed_in):
+def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, staff_client):
     html = page(client, "/household?tab=leaderboard")
     assert 'href="/household?tab=leaderboard&amp;modal=add-household"' in html
     assert '<dialog id="add-household" class="modal" aria-labelledby="add-household-title">' in html  # closed
@@ -50,7 +50,7 @@ def test_add_household_dialog_opens_from_a_link_with_the_barangays(client, signe
     assert "<option selected>Active</option>" in box
 
 
-def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in):
+def test_add_household_saves_and_the_leaderboard_stays_ranked(client, staff_client):
     make_member("Rosa", points=1250)
     make_member("Teresa", points=520)
     res = client.post(
@@ -115,7 +115,9 @@ def test_add_household_saves_and_the_leaderboard_stays_ranked(client, signed_in)
         ),
     ],
 )
-def test_add_household_refusals_reopen_the_dialog_and_save_nothing(client, signed_in, data, field, message):
+def test_add_household_refusals_reopen_the_dialog_and_save_nothing(
+    client, staff_client, data, field, message
+):
     res = client.post("/household/members", data=data)
     assert res.status_code == 400
     html = res.get_data(as_text=True)
@@ -128,7 +130,7 @@ def test_add_household_refusals_reopen_the_dialog_and_save_nothing(client, signe
     assert count(HouseholdMember) == 0
 
 
-def test_add_household_bad_status_is_a_field_error(client, signed_in):
+def test_add_household_bad_status_is_a_field_error(client, staff_client):
     res = client.post(
         "/household/members", data={"name": "Nilo", "barangay": "Barangay Fortune", "status": "Gone"}
     )
@@ -140,7 +142,7 @@ def test_add_household_bad_status_is_a_field_error(client, signed_in):
 # Record waste -----------------------------------------------------------------------------------
 
 
-def test_record_waste_converts_with_the_saved_point_rule(client, signed_in):
+def test_record_waste_converts_with_the_saved_point_rule(client, staff_client):
     rosa = make_member("Rosa", points=100)
     carlos = make_member("Carlos", points=200)
     html = page(client, "/household?tab=leaderboard")
@@ -173,7 +175,7 @@ def test_record_waste_converts_with_the_saved_point_rule(client, signed_in):
         ("0.02", "0.02 kg earns no points: the Point System gives 30 points for 1 kg."),
     ],
 )
-def test_record_waste_refusals_keep_the_dialog_open_and_points_unchanged(client, signed_in, kg, message):
+def test_record_waste_refusals_keep_the_dialog_open_and_points_unchanged(client, staff_client, kg, message):
     rosa = make_member("Rosa", points=100)
     res = client.post(f"/household/members/{rosa.id}/waste", data={"wasteKg": kg})
     assert res.status_code == 400
@@ -183,7 +185,7 @@ def test_record_waste_refusals_keep_the_dialog_open_and_points_unchanged(client,
     assert points_of(rosa.id) == 100
 
 
-def test_record_waste_cannot_pass_the_points_ceiling(client, signed_in):
+def test_record_waste_cannot_pass_the_points_ceiling(client, staff_client):
     rosa = make_member("Rosa", points=9_999_990)
     res = client.post(f"/household/members/{rosa.id}/waste", data={"wasteKg": "1"})
     assert res.status_code == 400
@@ -194,7 +196,7 @@ def test_record_waste_cannot_pass_the_points_ceiling(client, signed_in):
     assert points_of(rosa.id) == 9_999_990
 
 
-def test_record_waste_for_an_unknown_member(client, signed_in):
+def test_record_waste_for_an_unknown_member(client, staff_client):
     assert client.post("/household/members/9999/waste", data={"wasteKg": "1"}).status_code == 404
     assert (
         client.post("/household/members/99999999999999999999/waste", data={"wasteKg": "1"}).status_code == 404
@@ -206,7 +208,7 @@ def test_record_waste_for_an_unknown_member(client, signed_in):
 # Claim ------------------------------------------------------------------------------------------
 
 
-def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, signed_in):
+def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, staff_client):
     rosa = make_member("Rosa", points=600)
     make_member("Ramon", points=900, active=False)
     rice = make_reward("Rice", points=500)
@@ -238,7 +240,7 @@ def test_claim_from_the_rewards_tab_spends_points_and_lists_the_claim(client, si
         ("unavailable", "claim-reward-error", "This reward is not available."),
     ],
 )
-def test_claim_refusals_are_field_errors_and_save_nothing(client, signed_in, case, error_id, message):
+def test_claim_refusals_are_field_errors_and_save_nothing(client, staff_client, case, error_id, message):
     rosa = make_member("Rosa", points=100 if case == "short" else 1000, active=case != "inactive")
     reward = make_reward("Rice", points=500, status="Not Available" if case == "unavailable" else "Available")
     member_id = {"unknown": "9999", "empty": "", "text": "Rosa"}.get(case, str(rosa.id))
@@ -251,7 +253,7 @@ def test_claim_refusals_are_field_errors_and_save_nothing(client, signed_in, cas
     assert count(RewardClaim) == 0 and points_of(rosa.id) == (100 if case == "short" else 1000)
 
 
-def test_claim_for_an_unknown_reward(client, signed_in):
+def test_claim_for_an_unknown_reward(client, staff_client):
     rosa = make_member("Rosa", points=1000)
     assert client.post("/household/rewards/9999/claims", data={"memberId": str(rosa.id)}).status_code == 404
     assert "That row no longer exists." in page(client, "/household?tab=rewards&claim=9999")

@@ -18,7 +18,7 @@ def count(model) -> int:
     return db.session.scalar(select(func.count()).select_from(model))
 
 
-def test_tabs_with_schedule_first_and_the_spec_columns(client, signed_in):
+def test_tabs_with_schedule_first_and_the_spec_columns(client, staff_client):
     household_seed.sample_data()
     html = page(client, "/household")
     tabs = re.findall(r'<a href="/household\?tab=\w+"( aria-current="page")?>([^<]+)</a>', html)
@@ -50,7 +50,7 @@ def test_tabs_with_schedule_first_and_the_spec_columns(client, signed_in):
     assert page(client, "/household?tab=nonsense").count('aria-current="page">Schedule') == 1
 
 
-def test_add_schedule_form_saves_and_shows_the_row(client, signed_in):
+def test_add_schedule_form_saves_and_shows_the_row(client, staff_client):
     res = client.post(
         "/household/schedules",
         data={
@@ -73,7 +73,7 @@ def test_add_schedule_form_saves_and_shows_the_row(client, signed_in):
     ]
 
 
-def test_bad_schedule_form_shows_every_field_error_and_saves_nothing(client, signed_in):
+def test_bad_schedule_form_shows_every_field_error_and_saves_nothing(client, staff_client):
     res = client.post(
         "/household/schedules",
         data={
@@ -97,7 +97,7 @@ def test_bad_schedule_form_shows_every_field_error_and_saves_nothing(client, sig
     assert count(CollectionSchedule) == 0
 
 
-def test_edit_schedule_opens_from_a_row_and_saves_chips(client, signed_in):
+def test_edit_schedule_opens_from_a_row_and_saves_chips(client, staff_client):
     schedule = make_schedule(areas=("Purok 1",), person="Ana")
     html = page(client, "/household?tab=schedule")
     assert f'href="/household?tab=schedule&amp;edit={schedule.id}"' in html
@@ -126,7 +126,7 @@ def test_edit_schedule_opens_from_a_row_and_saves_chips(client, signed_in):
     ]
 
 
-def test_edit_schedule_with_bad_weight_keeps_the_old_values(client, signed_in):
+def test_edit_schedule_with_bad_weight_keeps_the_old_values(client, staff_client):
     schedule = make_schedule(areas=("Purok 1",), person="Ana")
     res = client.post(
         f"/household/schedules/{schedule.id}",
@@ -150,7 +150,7 @@ def test_edit_schedule_with_bad_weight_keeps_the_old_values(client, signed_in):
     assert client.post("/household/schedules/" + "9" * 25, data={}).status_code == 404
 
 
-def test_search_and_filter_the_schedule_table(client, signed_in):
+def test_search_and_filter_the_schedule_table(client, staff_client):
     make_schedule(areas=("Purok 1",), person="Ana Cruz", status="Collected")
     make_schedule(areas=("Package 2",), person="Ben Reyes")
     make_schedule(areas=("Purok 3",), person="Cora Lim")
@@ -167,7 +167,7 @@ def test_search_and_filter_the_schedule_table(client, signed_in):
     ]
 
 
-def test_leaderboard_and_rewards_search_and_filter(client, signed_in):
+def test_leaderboard_and_rewards_search_and_filter(client, staff_client):
     make_member("Rosa", points=50, active=False)
     make_member("Rico", points=70)
     make_reward("Rice", status="Not Available")
@@ -182,7 +182,7 @@ def test_leaderboard_and_rewards_search_and_filter(client, signed_in):
     ]
 
 
-def test_schedule_table_pages_by_ten(client, signed_in):
+def test_schedule_table_pages_by_ten(client, staff_client):
     for day in range(1, 13):
         make_schedule(person=f"P{day:02d}", when=__import__("datetime").date(2026, 1, day))
     first = page(client, "/household")
@@ -191,7 +191,7 @@ def test_schedule_table_pages_by_ten(client, signed_in):
     assert [r[0] for r in rows(second, "schedule-table")] == ["P02", "P01"]
 
 
-def test_add_reward_form_with_image(client, signed_in, app):
+def test_add_reward_form_with_image(client, staff_client, app):
     res = client.post(
         "/household/rewards",
         content_type="multipart/form-data",
@@ -210,7 +210,7 @@ def test_add_reward_form_with_image(client, signed_in, app):
     assert client.get(f"/household/rewards/{reward.id}/image").data == png_bytes()
 
 
-def test_add_reward_form_refuses_non_images_and_big_files_with_a_field_error(client, signed_in, app):
+def test_add_reward_form_refuses_non_images_and_big_files_with_a_field_error(client, staff_client, app):
     res = client.post(
         "/household/rewards",
         content_type="multipart/form-data",
@@ -237,7 +237,7 @@ def test_add_reward_form_refuses_non_images_and_big_files_with_a_field_error(cli
     assert not folder.exists() or not any(folder.iterdir())
 
 
-def test_reward_without_an_image_is_saved(client, signed_in):
+def test_reward_without_an_image_is_saved(client, staff_client):
     res = client.post(
         "/household/rewards",
         content_type="multipart/form-data",
@@ -255,7 +255,7 @@ def test_reward_without_an_image_is_saved(client, signed_in):
     ]  # no Claim: not available
 
 
-def test_point_rule_edit_and_save_persist(client, signed_in):
+def test_point_rule_edit_and_save_persist(client, staff_client):
     editing = page(client, "/household?tab=points&edit=1")
     assert not re.search(r'name="wasteKg"[^>]*disabled', editing)
     res = client.post("/household/point-rule", data={"wasteKg": "2", "points": "45"})
@@ -281,7 +281,7 @@ def test_household_needs_its_module(client, login):
     assert count(PointRule) == 0
 
 
-def test_forms_without_csrf_token_are_refused(app, client, signed_in):
+def test_forms_without_csrf_token_are_refused(app, client, staff_client):
     app.config["WTF_CSRF_ENABLED"] = True
     res = client.post("/household/point-rule", data={"wasteKg": "5", "points": "5"})
     assert res.status_code == 400 and count(PointRule) == 0
@@ -291,7 +291,7 @@ def test_forms_without_csrf_token_are_refused(app, client, signed_in):
     assert ok.status_code == 302 and count(PointRule) == 1
 
 
-def test_household_page_loads_no_react(client, signed_in):
+def test_household_page_loads_no_react(client, staff_client):
     html = page(client, "/household")
     assert "/static/dist/assets/household-page-" in html
     assert "/static/dist/assets/react-" not in html  # plain TypeScript: no React on this page

@@ -24,21 +24,21 @@ def test_the_manifest_and_the_worker_are_served_at_the_root(client):
     assert b"/static/dist/assets/collection-day-" in worker.get_data()  # its precache
 
 
-def test_signed_in_pages_link_the_manifest(client, signed_in):
+def test_signed_in_pages_link_the_manifest(client, staff_client):
     assert '<link rel="manifest" href="/manifest.webmanifest">' in client.get(
         "/household/collection-day"
     ).get_data(as_text=True)
 
 
-def test_offline_pages_carry_the_account_and_barangay_mark(client, signed_in):
+def test_offline_pages_carry_the_account_and_barangay_mark(client, staff, staff_client):
     res = client.get("/household/collection-day")
     account, _sep, barangay = res.headers[MARK].partition(".")
-    assert account == str(signed_in.id) and barangay == str(signed_in.barangay_id)
+    assert account == str(staff.id) and barangay == str(staff.barangay_id)
     assert MARK in client.get("/household?tab=leaderboard").headers
     assert MARK in client.get("/maintenance").headers
 
 
-def test_a_maintenance_requests_detail_dialog_is_kept_for_its_remark_form(client, signed_in):
+def test_a_maintenance_requests_detail_dialog_is_kept_for_its_remark_form(client, staff_client):
     req = make_request()
     res = client.get(f"/maintenance/requests/{req.id}/dialog")
     assert res.status_code == 200 and MARK in res.headers
@@ -46,7 +46,7 @@ def test_a_maintenance_requests_detail_dialog_is_kept_for_its_remark_form(client
     assert MARK not in client.get("/maintenance/requests/999999/dialog").headers  # 404: not kept
 
 
-def test_the_household_page_holds_an_empty_record_waste_dialog_for_use_without_signal(client, signed_in):
+def test_the_household_page_holds_an_empty_record_waste_dialog_for_use_without_signal(client, staff_client):
     html = client.get("/household?tab=leaderboard").get_data(as_text=True)
     blank = html.split('<template id="record-waste-offline">', 1)[1].split("</template>", 1)[0]
     assert 'action="/household/members/0/waste"' in blank and 'name="wasteKg"' in blank
@@ -67,7 +67,7 @@ def test_the_sign_in_page_carries_no_mark(client):
 WORKER_ENTRY = "/static/dist/assets/offline-worker-"
 
 
-def test_every_offline_page_registers_the_worker_with_one_tiny_script(client, signed_in):
+def test_every_offline_page_registers_the_worker_with_one_tiny_script(client, staff_client):
     for page in ("/household/collection-day", "/household?tab=leaderboard", "/maintenance"):
         html = client.get(page).get_data(as_text=True)
         assert html.count(WORKER_ENTRY) == 1, page

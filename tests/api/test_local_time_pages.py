@@ -22,10 +22,8 @@ NEAR_MIDNIGHT = datetime(2026, 11, 22, 16, 30)
 
 
 @pytest.fixture
-def admin(client, login):
-    account = make_account(role=RoleId.ADMIN, first_name="Ana")
-    login(account)
-    return account
+def admin(app):
+    return make_account(role=RoleId.ADMIN, first_name="Ana")
 
 
 def text(client, url: str) -> str:
@@ -34,7 +32,7 @@ def text(client, url: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", res.get_data(as_text=True)))
 
 
-def test_chemical_additive_time_is_shown_in_manila(client, admin):
+def test_chemical_additive_time_is_shown_in_manila(client, admin_client):
     machine = make_machine("Digester A")
     make_additive(machine, added_on=date(2026, 11, 23), added_at=time(16, 30), created_at=NEAR_MIDNIGHT)
     page = text(client, f"/sibol-machines?machine={machine.id}")
@@ -42,7 +40,7 @@ def test_chemical_additive_time_is_shown_in_manila(client, admin):
     assert "16:30" not in page
 
 
-def test_claim_date_is_the_manila_day(client, admin):
+def test_claim_date_is_the_manila_day(client, admin_client):
     member = make_member("Dela Cruz", points=500)
     reward = make_reward("Rice 5 kg", points=100)
     db.session.add(
@@ -53,7 +51,7 @@ def test_claim_date_is_the_manila_day(client, admin):
     assert "Rice 5 kg" in page and "Nov 23, 2026" in page and "Nov 22, 2026" not in page
 
 
-def test_account_created_date_is_the_manila_day_and_the_zone_is_configurable(app, client, admin):
+def test_account_created_date_is_the_manila_day_and_the_zone_is_configurable(app, client, admin_client):
     other = make_account(username="nightowl", status=AccountStatus.PENDING)
     other.created_at = NEAR_MIDNIGHT
     db.session.commit()
@@ -67,7 +65,7 @@ def test_account_created_date_is_the_manila_day_and_the_zone_is_configurable(app
     assert row and row.group(1) == "Nov 23, 2026"
 
 
-def test_stage_field_round_trip(client, admin):
+def test_stage_field_round_trip(client, admin_client):
     machine = make_machine("Digester B")
     html = client.get(f"/sibol-machines?machine={machine.id}&add=1").get_data(as_text=True)
     assert 'name="stage"' in html and '<label for="add-stage">Stage' in html
@@ -92,7 +90,7 @@ def test_stage_field_round_trip(client, admin):
     assert "Lime Package 1" not in page  # the area is not put in the Stage column
 
 
-def test_stage_left_empty_is_not_the_area(client, admin):
+def test_stage_left_empty_is_not_the_area(client, admin_client):
     machine = make_machine("Digester C")
     client.post(
         "/sibol-machines/chemical-additives",

@@ -47,10 +47,10 @@ def test_the_session_cookie_works_too(client, login, staff):
 # Listing and searching -------------------------------------------------------------------------
 
 
-def test_plain_list_has_the_spec_fields(client, headers):
+def test_plain_list_has_the_spec_fields(client, staff_headers):
     machine = make_machine("SIBOL Machine 1", area="Purok 2", status_id=status_id("Active"))
     make_machine("No status one", area="Purok 3")
-    res = client.get("/api/machines", headers=headers)
+    res = client.get("/api/machines", headers=staff_headers)
     assert res.status_code == 200
     assert res.json[0] == {
         "machine_id": machine.id,
@@ -63,25 +63,25 @@ def test_plain_list_has_the_spec_fields(client, headers):
     assert res.json[1]["status_id"] is None and res.json[1]["status_name"] is None
 
 
-def test_paged_list_answers_data_total_page_per_page(client, headers):
+def test_paged_list_answers_data_total_page_per_page(client, staff_headers):
     for n in range(1, 13):
         make_machine(f"Pump {n}")
-    res = client.get("/api/machines?page=2&per_page=5", headers=headers)
+    res = client.get("/api/machines?page=2&per_page=5", headers=staff_headers)
     assert res.json["total"] == 12 and res.json["page"] == 2 and res.json["per_page"] == 5
     assert [m["Name"] for m in res.json["data"]] == [f"Pump {n}" for n in range(6, 11)]
-    last = client.get("/api/machines?page=3&per_page=5", headers=headers).json
+    last = client.get("/api/machines?page=3&per_page=5", headers=staff_headers).json
     assert [m["Name"] for m in last["data"]] == ["Pump 11", "Pump 12"]
-    beyond = client.get("/api/machines?page=9&per_page=5", headers=headers).json
+    beyond = client.get("/api/machines?page=9&per_page=5", headers=staff_headers).json
     assert beyond["data"] == [] and beyond["total"] == 12
 
 
-def test_search_is_case_insensitive_on_name_words_and_area_names(client, headers):
+def test_search_is_case_insensitive_on_name_words_and_area_names(client, staff_headers):
     make_machine("SIBOL Digester North", area="Purok 1")
     make_machine("Composter South", area="Purok 2")
     make_machine("digester east", area="Purok 3")
 
     def names(q):
-        res = client.get("/api/machines", query_string={"q": q}, headers=headers)
+        res = client.get("/api/machines", query_string={"q": q}, headers=staff_headers)
         assert res.status_code == 200
         return [m["Name"] for m in res.json["data"]]
 
@@ -95,23 +95,25 @@ def test_search_is_case_insensitive_on_name_words_and_area_names(client, headers
     assert len(names("")) == 3
 
 
-def test_search_follows_renames(client, headers):
+def test_search_follows_renames(client, staff_headers):
     machine = make_machine("Old Name")
     client.put(
-        f"/api/machines/{machine.id}", json={"name": "Fresh Title", "areaId": area_id()}, headers=headers
+        f"/api/machines/{machine.id}",
+        json={"name": "Fresh Title", "areaId": area_id()},
+        headers=staff_headers,
     )
-    assert client.get("/api/machines?q=old", headers=headers).json["total"] == 0
-    assert client.get("/api/machines?q=title", headers=headers).json["total"] == 1
+    assert client.get("/api/machines?q=old", headers=staff_headers).json["total"] == 0
+    assert client.get("/api/machines?q=title", headers=staff_headers).json["total"] == 1
 
 
-def test_type_ahead_can_skip_the_total(client, headers):
+def test_type_ahead_can_skip_the_total(client, staff_headers):
     for n in range(3):
         make_machine(f"Mixer {n}")
-    res = client.get("/api/machines?q=mix&per_page=2&count=0", headers=headers)
+    res = client.get("/api/machines?q=mix&per_page=2&count=0", headers=staff_headers)
     assert res.json["total"] is None and len(res.json["data"]) == 2
     make_machine("Mixer Zed")
     make_machine("Big Mixer Alpha")
-    res = client.get("/api/machines?q=mixer&per_page=5&count=0", headers=headers)
+    res = client.get("/api/machines?q=mixer&per_page=5&count=0", headers=staff_headers)
     # Type-ahead order: alphabetical by the matching words ("mixer 0" < ... < "mixer zed").
     assert [m["Name"] for m in res.json["data"]] == [
         "Mixer 0",
@@ -123,43 +125,43 @@ def test_type_ahead_can_skip_the_total(client, headers):
 
 
 @pytest.mark.parametrize("query", ["page=0", "page=x", "per_page=0", "per_page=101", "per_page=abc"])
-def test_bad_paging_is_400(client, headers, query):
-    res = client.get(f"/api/machines?{query}", headers=headers)
+def test_bad_paging_is_400(client, staff_headers, query):
+    res = client.get(f"/api/machines?{query}", headers=staff_headers)
     assert res.status_code == 400 and res.json["message"]
 
 
-def test_areas_and_statuses_options(client, headers):
-    areas = client.get("/api/machines/areas", headers=headers).json
+def test_areas_and_statuses_options(client, staff_headers):
+    areas = client.get("/api/machines/areas", headers=staff_headers).json
     assert [a["Area_Name"] for a in areas] == ["Purok 1", "Purok 2", "Purok 3", "Purok 4", "Purok 5"]
     assert set(areas[0]) == {"Area_id", "Area_Name"}
-    statuses = client.get("/api/machines/statuses", headers=headers).json
+    statuses = client.get("/api/machines/statuses", headers=staff_headers).json
     assert [s["Status"] for s in statuses] == ["Active", "Inactive", "Under Maintenance", "Offline"]
     assert set(statuses[0]) == {"Mach_status_id", "Status"}
 
 
-def test_show_machine(client, headers):
+def test_show_machine(client, staff_headers):
     machine = make_machine("Shown")
-    assert client.get(f"/api/machines/{machine.id}", headers=headers).json["data"]["Name"] == "Shown"
+    assert client.get(f"/api/machines/{machine.id}", headers=staff_headers).json["data"]["Name"] == "Shown"
 
 
 # Creating --------------------------------------------------------------------------------------
 
 
-def test_create_generates_the_name_and_has_no_status(client, headers):
-    res = client.post("/api/machines", json={"areaId": area_id("Purok 3")}, headers=headers)
+def test_create_generates_the_name_and_has_no_status(client, staff_headers):
+    res = client.post("/api/machines", json={"areaId": area_id("Purok 3")}, headers=staff_headers)
     assert res.status_code == 201 and res.json["message"] == "Machine created successfully!"
     data = res.json["data"]
     assert data["Name"] == f"SIBOL Machine {data['machine_id']}"
     assert data["Area_Name"] == "Purok 3" and data["status_id"] is None
-    found = client.get("/api/machines?q=sibol machine", headers=headers).json["data"]
+    found = client.get("/api/machines?q=sibol machine", headers=staff_headers).json["data"]
     assert [m["machine_id"] for m in found] == [data["machine_id"]]
 
 
-def test_create_with_status_and_name(client, headers):
+def test_create_with_status_and_name(client, staff_headers):
     res = client.post(
         "/api/machines",
         json={"areaId": str(area_id()), "status": status_id("Offline"), "name": "  Named   one "},
-        headers=headers,
+        headers=staff_headers,
     )
     assert res.status_code == 201
     assert res.json["data"]["Name"] == "Named one" and res.json["data"]["status_name"] == "Offline"
@@ -182,9 +184,9 @@ def test_create_with_status_and_name(client, headers):
         ({"areaId": 1, "name": 5}, "name"),
     ],
 )
-def test_create_refuses_bad_input_and_writes_nothing(client, headers, body, field):
+def test_create_refuses_bad_input_and_writes_nothing(client, staff_headers, body, field):
     body = {k: area_id() if type(v) is int and v == 1 and k == "areaId" else v for k, v in body.items()}
-    res = client.post("/api/machines", json=body, headers=headers)
+    res = client.post("/api/machines", json=body, headers=staff_headers)
     assert res.status_code == 400 and res.json["field"] == field and res.json["message"]
     assert machine_count() == 0
 
@@ -198,8 +200,8 @@ def test_create_refuses_bad_input_and_writes_nothing(client, headers, body, fiel
         ("areaId=1", "application/x-www-form-urlencoded", 415),
     ],
 )
-def test_create_refuses_malformed_bodies(client, headers, data, content_type, status):
-    res = client.post("/api/machines", data=data, content_type=content_type, headers=headers)
+def test_create_refuses_malformed_bodies(client, staff_headers, data, content_type, status):
+    res = client.post("/api/machines", data=data, content_type=content_type, headers=staff_headers)
     assert res.status_code == status and res.is_json
     assert machine_count() == 0
 
@@ -207,11 +209,11 @@ def test_create_refuses_malformed_bodies(client, headers, data, content_type, st
 # Updating --------------------------------------------------------------------------------------
 
 
-def test_update_name_area_and_status_then_clear_status(client, headers):
+def test_update_name_area_and_status_then_clear_status(client, staff_headers):
     machine = make_machine("Before", area="Purok 1")
     res = client.put(
         f"/api/machines/{machine.id}",
-        headers=headers,
+        headers=staff_headers,
         json={"name": "After", "areaId": area_id("Purok 4"), "status": status_id("Inactive")},
     )
     assert res.status_code == 200 and res.json["message"] == "Machine updated successfully!"
@@ -225,33 +227,35 @@ def test_update_name_area_and_status_then_clear_status(client, headers):
     }
     res = client.put(
         f"/api/machines/{machine.id}",
-        headers=headers,
+        headers=staff_headers,
         json={"name": "After", "areaId": area_id("Purok 4"), "status": None},
     )
     assert res.json["data"]["status_id"] is None
     res = client.put(
         f"/api/machines/{machine.id}",
-        headers=headers,
+        headers=staff_headers,
         json={"name": "After", "areaId": area_id("Purok 4"), "status": ""},
     )
     assert res.json["data"]["status_id"] is None
 
 
-def test_update_blank_name_keeps_the_old_one_and_absent_status_clears_it(client, headers):
+def test_update_blank_name_keeps_the_old_one_and_absent_status_clears_it(client, staff_headers):
     machine = make_machine("Keeper", status_id=status_id("Active"))
     res = client.put(
-        f"/api/machines/{machine.id}", json={"name": "   ", "areaId": area_id("Purok 2")}, headers=headers
+        f"/api/machines/{machine.id}",
+        json={"name": "   ", "areaId": area_id("Purok 2")},
+        headers=staff_headers,
     )
     assert res.json["data"]["Name"] == "Keeper" and res.json["data"]["status_name"] is None
     assert res.json["data"]["Area_Name"] == "Purok 2"
 
 
 @pytest.mark.parametrize("machine_id", ["abc", "0", "-1", "999999", "1.5", "99999999999999999999"])
-def test_update_unknown_or_malformed_id_is_404(client, headers, machine_id):
+def test_update_unknown_or_malformed_id_is_404(client, staff_headers, machine_id):
     make_machine("Exists")
-    res = client.put(f"/api/machines/{machine_id}", json={"areaId": 1}, headers=headers)
+    res = client.put(f"/api/machines/{machine_id}", json={"areaId": 1}, headers=staff_headers)
     assert res.status_code == 404 and res.is_json
-    assert client.get(f"/api/machines/{machine_id}", headers=headers).status_code == 404
+    assert client.get(f"/api/machines/{machine_id}", headers=staff_headers).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -264,20 +268,20 @@ def test_update_unknown_or_malformed_id_is_404(client, headers, machine_id):
         ({"name": ["x"], "areaId": 1}, "name"),
     ],
 )
-def test_update_refuses_bad_input_and_changes_nothing(client, headers, body, field):
+def test_update_refuses_bad_input_and_changes_nothing(client, staff_headers, body, field):
     machine = make_machine("Untouched", area="Purok 5", status_id=status_id("Active"))
     body = {k: area_id() if type(v) is int and v == 1 and k == "areaId" else v for k, v in body.items()}
-    res = client.put(f"/api/machines/{machine.id}", json=body, headers=headers)
+    res = client.put(f"/api/machines/{machine.id}", json=body, headers=staff_headers)
     assert res.status_code == 400 and res.json["field"] == field
     db.session.expire_all()
     again = db.session.get(Machine, machine.id)
     assert (again.name, again.area.name, again.status.name) == ("Untouched", "Purok 5", "Active")
 
 
-def test_update_malformed_json_is_400(client, headers):
+def test_update_malformed_json_is_400(client, staff_headers):
     machine = make_machine("Same")
     res = client.put(
-        f"/api/machines/{machine.id}", data="{", content_type="application/json", headers=headers
+        f"/api/machines/{machine.id}", data="{", content_type="application/json", headers=staff_headers
     )
     assert res.status_code == 400 and res.json["field"] == "body"
 
@@ -291,25 +295,25 @@ def test_terms_are_written_with_the_machine(app):
 # Chemical additives and waste containers -------------------------------------------------------
 
 
-def test_rows_belong_to_their_machine(client, headers):
+def test_rows_belong_to_their_machine(client, staff_headers):
     one, two = make_machine("One"), make_machine("Two")
     make_additive(one, chemical_input="Lime")
     make_additive(two, chemical_input="Urea")
     make_container(two, container_no="WC-2")
     assert [
         r["chemicalInput"]
-        for r in client.get(f"/api/machines/{one.id}/chemical-additives", headers=headers).json
+        for r in client.get(f"/api/machines/{one.id}/chemical-additives", headers=staff_headers).json
     ] == ["Lime"]
-    rows = client.get(f"/api/machines/{two.id}/waste-containers", headers=headers).json
+    rows = client.get(f"/api/machines/{two.id}/waste-containers", headers=staff_headers).json
     assert [(r["wasteContainerNo"], r["status"]) for r in rows] == [("WC-2", "Full")]
-    assert client.get(f"/api/machines/{one.id}/waste-containers", headers=headers).json == []
+    assert client.get(f"/api/machines/{one.id}/waste-containers", headers=staff_headers).json == []
 
 
-def test_add_chemical_additive_and_waste_container(client, headers):
+def test_add_chemical_additive_and_waste_container(client, staff_headers):
     machine = make_machine("Host")
     res = client.post(
         f"/api/machines/{machine.id}/chemical-additives",
-        headers=headers,
+        headers=staff_headers,
         json={
             "area": "Package 3",
             "startDate": "2026-02-01",
@@ -334,7 +338,7 @@ def test_add_chemical_additive_and_waste_container(client, headers):
     }
     res = client.post(
         f"/api/machines/{machine.id}/waste-containers",
-        headers=headers,
+        headers=staff_headers,
         json={"area": "Package 4", "startDate": "2026-02-02"},
     )
     assert res.status_code == 201
@@ -362,19 +366,19 @@ def test_add_chemical_additive_and_waste_container(client, headers):
         ("waste-containers", {"area": "Package 1", "startDate": "2026-01-01", "status": "Half"}, "status"),
     ],
 )
-def test_row_forms_refuse_bad_input(client, headers, kind, body, field):
+def test_row_forms_refuse_bad_input(client, staff_headers, kind, body, field):
     machine = make_machine("Host")
-    res = client.post(f"/api/machines/{machine.id}/{kind}", json=body, headers=headers)
+    res = client.post(f"/api/machines/{machine.id}/{kind}", json=body, headers=staff_headers)
     assert res.status_code == 400 and res.json["field"] == field
     assert db.session.scalar(select(func.count()).select_from(ChemicalAdditive)) == 0
     assert db.session.scalar(select(func.count()).select_from(WasteContainer)) == 0
 
 
-def test_rows_of_an_unknown_machine_are_404(client, headers):
-    assert client.get("/api/machines/77/chemical-additives", headers=headers).status_code == 404
+def test_rows_of_an_unknown_machine_are_404(client, staff_headers):
+    assert client.get("/api/machines/77/chemical-additives", headers=staff_headers).status_code == 404
     res = client.post(
         "/api/machines/x/waste-containers",
         json={"area": "Package 1", "startDate": "2026-01-01"},
-        headers=headers,
+        headers=staff_headers,
     )
     assert res.status_code == 404

@@ -16,7 +16,8 @@ from tests.factories_machines import area_id, make_additive, make_container, sta
 
 
 @pytest.fixture
-def signed_in(client, login):
+def operator_client(client, login):
+    """The test client signed in as an Operator."""
     login(make_account(role=RoleId.OPERATOR))
     return client
 
@@ -37,8 +38,8 @@ def test_page_needs_module_2(client, login):
     assert client.get("/sibol-machines").status_code == 403
 
 
-def test_tabs_are_links_and_chemical_additives_is_the_default(signed_in):
-    html = page(signed_in)
+def test_tabs_are_links_and_chemical_additives_is_the_default(operator_client):
+    html = page(operator_client)
     tabs = re.findall(r'<a href="/sibol-machines\?tab=[^"]+"( aria-current="page")?>([^<]+)</a>', html)
     assert [label for _, label in tabs] == [
         "Process Panels",
@@ -53,38 +54,38 @@ def test_tabs_are_links_and_chemical_additives_is_the_default(signed_in):
 
 
 @pytest.mark.parametrize("tab", ["process-panels", "machines", "waste-container", "analytics"])
-def test_other_tabs_say_add_machine_and_the_selector_is_not_on_machines(signed_in, tab):
+def test_other_tabs_say_add_machine_and_the_selector_is_not_on_machines(operator_client, tab):
     make_machine("Only")
-    html = page(signed_in, f"?tab={tab}")
+    html = page(operator_client, f"?tab={tab}")
     # The Waste Container tab names what it adds (button and submit).
     label = "Add Waste Container" if tab == "waste-container" else "Add Machine"
     assert f">{label}</a>" in html and "Add Chemical</a>" not in html
     assert ('data-island="machines-selector"' in html) == (tab != "machines")
 
 
-def test_machines_table_renders_on_the_server(signed_in):
+def test_machines_table_renders_on_the_server(operator_client):
     active = make_machine("Digester A", area="Purok 2", status_id=status_id("Active"))
     bare = make_machine("Digester B", area="Purok 3")
-    html = text(page(signed_in, "?tab=machines"))
+    html = text(page(operator_client, "?tab=machines"))
     assert f"#{active.id} Digester A Purok 2 Active never Edit Device" in html
     assert f"#{bare.id} Digester B Purok 3 No Status never Edit Device" in html
     assert "1-2 of 2" in html
 
 
-def test_machines_search_and_paging_in_the_query_string(signed_in):
+def test_machines_search_and_paging_in_the_query_string(operator_client):
     for n in range(1, 13):
         make_machine(f"Unit {n}", area="Purok 1")
     make_machine("Shredder", area="Purok 5")
-    html = text(page(signed_in, "?tab=machines&q=PUROK 5"))
+    html = text(page(operator_client, "?tab=machines&q=PUROK 5"))
     assert "Shredder" in html and "Unit 1 " not in html and "1-1 of 1" in html
-    html = page(signed_in, "?tab=machines&per_page=5&page=2")
+    html = page(operator_client, "?tab=machines&per_page=5&page=2")
     assert "Unit 6" in text(html) and "Unit 5 " not in text(html) and "6-10 of 13" in text(html)
     assert 'href="/sibol-machines?tab=machines&amp;per_page=5&amp;page=3"' in html
-    html = text(page(signed_in, "?tab=machines&q=nothing-like-this"))
+    html = text(page(operator_client, "?tab=machines&q=nothing-like-this"))
     assert "No machines found. Click 'Add Machine' to create one." in html
 
 
-def test_junk_query_values_do_not_break_the_page(signed_in):
+def test_junk_query_values_do_not_break_the_page(operator_client):
     make_machine("Robust")
     for query in (
         "?tab=nope",
@@ -94,37 +95,37 @@ def test_junk_query_values_do_not_break_the_page(signed_in):
         "?machine=99999999999999",
         "?tab=waste-container&machine=-1",
     ):
-        assert signed_in.get(f"/sibol-machines{query}").status_code == 200
+        assert operator_client.get(f"/sibol-machines{query}").status_code == 200
 
 
-def test_selector_defaults_to_the_first_machine_and_filters_the_rows(signed_in):
+def test_selector_defaults_to_the_first_machine_and_filters_the_rows(operator_client):
     one, two = make_machine("Alpha"), make_machine("Beta")
     make_additive(one, chemical_input="Lime")
     make_additive(two, chemical_input="Urea")
     make_container(one, container_no="WC-A")
     make_container(two, container_no="WC-B")
-    html = page(signed_in)
+    html = page(operator_client)
     assert "Lime" in html and "Urea" not in html
     assert f'<option value="{one.id}" selected>Alpha</option>' in html
-    html = page(signed_in, f"?machine={two.id}")
+    html = page(operator_client, f"?machine={two.id}")
     assert "Urea" in html and "Lime" not in html
-    html = page(signed_in, f"?tab=waste-container&machine={two.id}")
+    html = page(operator_client, f"?tab=waste-container&machine={two.id}")
     assert "WC-B" in html and "WC-A" not in html
-    html = page(signed_in, "?tab=waste-container&machine_q=bet")
+    html = page(operator_client, "?tab=waste-container&machine_q=bet")
     assert f'<option value="{two.id}">Beta</option>' in html
 
 
-def test_chemical_search_box_filters_rows(signed_in):
+def test_chemical_search_box_filters_rows(operator_client):
     machine = make_machine("Alpha")
     make_additive(machine, chemical_input="Lime", person_in_charge="Ana")
     make_additive(machine, chemical_input="Urea", person_in_charge="Ben")
-    html = page(signed_in, f"?machine={machine.id}&q=ben")
+    html = page(operator_client, f"?machine={machine.id}&q=ben")
     assert "Urea" in html and "Lime" not in html
 
 
-def test_add_forms_save_rows_without_javascript(signed_in):
+def test_add_forms_save_rows_without_javascript(operator_client):
     machine = make_machine("Alpha")
-    res = signed_in.post(
+    res = operator_client.post(
         "/sibol-machines/chemical-additives",
         data={
             "machine": machine.id,
@@ -140,13 +141,13 @@ def test_add_forms_save_rows_without_javascript(signed_in):
     )
     assert "Chemical added." in text(res.get_data(as_text=True))
     assert "Molasses Filtering 4 L Mar 4, 2026" in text(res.get_data(as_text=True))
-    res = signed_in.post(
+    res = operator_client.post(
         "/sibol-machines/waste-containers",
         data={"machine": machine.id, "area": "Package 4", "startDate": "2026-03-05"},
         follow_redirects=True,
     )
     assert f"WC-{machine.id:03d}-01 Package 4 Not Full Mar 5, 2026" in text(res.get_data(as_text=True))
-    res = signed_in.post(
+    res = operator_client.post(
         "/sibol-machines/waste-containers",
         data={"machine": machine.id, "area": "Package 4"},
         follow_redirects=True,
@@ -155,21 +156,23 @@ def test_add_forms_save_rows_without_javascript(signed_in):
     assert db.session.scalar(select(func.count()).select_from(WasteContainer)) == 1
 
 
-def test_machine_forms_without_javascript(signed_in):
+def test_machine_forms_without_javascript(operator_client):
     # No name: the dialog shows again with the error beside the field and the chosen area kept.
-    res = signed_in.post("/sibol-machines/machines", data={"name": "  ", "areaId": area_id("Purok 2")})
+    res = operator_client.post("/sibol-machines/machines", data={"name": "  ", "areaId": area_id("Purok 2")})
     html = res.get_data(as_text=True)
     assert res.status_code == 400 and db.session.scalar(select(func.count()).select_from(Machine)) == 0
     assert 'id="nojs-add-name-error">Machine Name is required.</p>' in html
     assert f'<option value="{area_id("Purok 2")}" selected>Purok 2</option>' in html
-    res = signed_in.post("/sibol-machines/machines", data={"name": "Digester", "areaId": ""})
+    res = operator_client.post("/sibol-machines/machines", data={"name": "Digester", "areaId": ""})
     assert res.status_code == 400 and 'id="nojs-add-area-error">Area is required.</p>' in res.get_data(
         as_text=True
     )
-    res = signed_in.post("/sibol-machines/machines", data={"name": "x" * 101, "areaId": area_id("Purok 2")})
+    res = operator_client.post(
+        "/sibol-machines/machines", data={"name": "x" * 101, "areaId": area_id("Purok 2")}
+    )
     assert res.status_code == 400 and "at most 100 characters" in res.get_data(as_text=True)
     # Saved by an operator (who issues no keys): the list says so.
-    res = signed_in.post(
+    res = operator_client.post(
         "/sibol-machines/machines",
         data={"name": " Purok  2 Digester ", "areaId": area_id("Purok 2")},
         follow_redirects=True,
@@ -177,20 +180,20 @@ def test_machine_forms_without_javascript(signed_in):
     machine = db.session.scalar(select(Machine))
     assert machine.name == "Purok 2 Digester"
     assert "Machine created successfully!" in text(res.get_data(as_text=True))
-    html = page(signed_in, f"?tab=machines&edit={machine.id}")
+    html = page(operator_client, f"?tab=machines&edit={machine.id}")
     assert f"Edit Machine #{machine.id}" in html and "No Status</option>" in html
-    res = signed_in.post(
+    res = operator_client.post(
         f"/sibol-machines/machines/{machine.id}",
         data={"name": "Hand Edited", "areaId": area_id("Purok 5"), "status": status_id("Offline")},
         follow_redirects=True,
     )
     assert "Machine updated successfully!" in text(res.get_data(as_text=True))
     assert f"#{machine.id} Hand Edited Purok 5 Offline" in text(res.get_data(as_text=True))
-    res = signed_in.post(
+    res = operator_client.post(
         f"/sibol-machines/machines/{machine.id}", data={"name": "x", "areaId": "999"}, follow_redirects=True
     )
     assert "Failed to update machine: Area not found." in text(res.get_data(as_text=True))
-    assert signed_in.post("/sibol-machines/machines/abc", data={"areaId": 1}).status_code == 302
+    assert operator_client.post("/sibol-machines/machines/abc", data={"areaId": 1}).status_code == 302
 
 
 def test_sample_data_is_idempotent_and_tied_to_machines(app):

@@ -20,11 +20,6 @@ from tests.factories_machines import status_id
 
 
 @pytest.fixture
-def headers(api_headers):
-    return api_headers(make_account(role=RoleId.STAFF))
-
-
-@pytest.fixture
 def machines():
     """Seven machines over areas and statuses, one name with letters beyond ASCII and quotes."""
     made = [
@@ -41,8 +36,8 @@ def expected(machines) -> list[dict]:
     return [machine_json(db.session.get(Machine, m.id)) for m in sorted(machines, key=lambda m: m.id)]
 
 
-def test_the_plain_list_is_the_same_json_streamed(client, headers, machines):
-    res = client.get("/api/machines", headers=headers)
+def test_the_plain_list_is_the_same_json_streamed(client, staff_headers, machines):
+    res = client.get("/api/machines", headers=staff_headers)
     assert res.status_code == 200 and res.mimetype == "application/json"
     assert "Content-Length" not in res.headers  # streamed: its length is not known up front
     assert "Content-Encoding" not in res.headers  # the client did not ask for any
@@ -60,36 +55,38 @@ def test_the_plain_list_is_the_same_json_streamed(client, headers, machines):
         ("deflate, gzip", "gzip", gzip.decompress),
     ],
 )
-def test_compressed_when_the_client_accepts_it(client, headers, machines, accept, encoding, decode):
-    res = client.get("/api/machines", headers={**headers, "Accept-Encoding": accept})
+def test_compressed_when_the_client_accepts_it(client, staff_headers, machines, accept, encoding, decode):
+    res = client.get("/api/machines", headers={**staff_headers, "Accept-Encoding": accept})
     assert res.status_code == 200 and res.headers["Content-Encoding"] == encoding
     assert "Accept-Encoding" in res.headers["Vary"]
     assert json.loads(decode(res.get_data())) == expected(machines)
 
 
-def test_written_in_pieces_while_the_rows_are_read(client, headers, machines, monkeypatch):
+def test_written_in_pieces_while_the_rows_are_read(client, staff_headers, machines, monkeypatch):
     """A few machines per piece: the list leaves in several pieces, each holding only its own rows."""
     monkeypatch.setattr(machines_api, "PLAIN_LIST_CHUNK", 3)
-    res = client.get("/api/machines", headers=headers, buffered=False)
+    res = client.get("/api/machines", headers=staff_headers, buffered=False)
     pieces = list(res.response)
     res.close()
     assert len(pieces) == 3  # 3 + 3 + 1 machines
     assert [piece.count(b'"machine_id"') for piece in pieces] == [3, 3, 1]
     assert pieces[0].startswith(b"[{") and pieces[-1].endswith(b"}]")
     assert json.loads(b"".join(pieces)) == expected(machines)
-    gzipped = client.get("/api/machines", headers={**headers, "Accept-Encoding": "gzip"}, buffered=False)
+    gzipped = client.get(
+        "/api/machines", headers={**staff_headers, "Accept-Encoding": "gzip"}, buffered=False
+    )
     assert len(list(gzipped.response)) > 1
     gzipped.close()
 
 
-def test_no_machines_is_an_empty_list(client, headers):
+def test_no_machines_is_an_empty_list(client, staff_headers):
     for accept in ("identity", "gzip"):
-        res = client.get("/api/machines", headers={**headers, "Accept-Encoding": accept})
+        res = client.get("/api/machines", headers={**staff_headers, "Accept-Encoding": accept})
         body = gzip.decompress(res.data) if res.headers.get("Content-Encoding") == "gzip" else res.data
         assert res.status_code == 200 and json.loads(body) == []
 
 
-def test_only_the_barangays_machines_stream(client, headers, machines):
+def test_only_the_barangays_machines_stream(client, staff_headers, machines):
     other = Barangay(name="Barangay Dos")
     db.session.add(other)
     db.session.commit()
@@ -97,21 +94,21 @@ def test_only_the_barangays_machines_stream(client, headers, machines):
         db.session.add(Area(name="Sitio Bravo"))
         db.session.commit()
         make_machine("Bravo Digester", area="Sitio Bravo")
-    names = [m["Name"] for m in client.get("/api/machines", headers=headers).json]
+    names = [m["Name"] for m in client.get("/api/machines", headers=staff_headers).json]
     assert "Bravo Digester" not in names and len(names) == len(machines)
 
 
-def test_paged_requests_are_as_they_were(client, headers, machines):
-    res = client.get("/api/machines?page=2&per_page=3", headers={**headers, "Accept-Encoding": "gzip"})
+def test_paged_requests_are_as_they_were(client, staff_headers, machines):
+    res = client.get("/api/machines?page=2&per_page=3", headers={**staff_headers, "Accept-Encoding": "gzip"})
     # Built whole, so its length is known (compressed as before when over 500 bytes).
     assert res.status_code == 200 and int(res.headers["Content-Length"]) == len(res.data)
     gzipped = res.headers.get("Content-Encoding") == "gzip"
     body = json.loads(gzip.decompress(res.data) if gzipped else res.data)
     assert (body["total"], body["page"], body["per_page"]) == (7, 2, 3)
     assert [m["machine_id"] for m in body["data"]] == [m["machine_id"] for m in expected(machines)[3:6]]
-    searched = client.get("/api/machines?q=digester&per_page=10", headers=headers).json
+    searched = client.get("/api/machines?q=digester&per_page=10", headers=staff_headers).json
     assert searched["total"] == 6 and "data" in searched
-    csv = client.get("/api/machines?format=csv", headers=headers)
+    csv = client.get("/api/machines?format=csv", headers=staff_headers)
     assert csv.status_code == 200 and csv.mimetype == "text/csv"
 
 

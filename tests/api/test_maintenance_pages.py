@@ -18,10 +18,8 @@ from tests.factories_maintenance import PNG, due_in, make_operator, make_request
 
 
 @pytest.fixture
-def staff(login):
-    account = make_account(role=RoleId.STAFF, first_name="Liza", last_name="Cruz")
-    login(account)
-    return account
+def staff(app):
+    return make_account(role=RoleId.STAFF, first_name="Liza", last_name="Cruz")
 
 
 def page(client, query: str = "") -> str:
@@ -51,7 +49,7 @@ def test_page_needs_the_maintenance_module(client, login):
     assert res.status_code == 403 and "does not have access to Maintenance" in res.get_data(as_text=True)
 
 
-def test_tabs_and_their_columns(client, staff):
+def test_tabs_and_their_columns(client, staff_client):
     html = page(client)
     assert 'aria-current="page">Complete Maintenance</a>' in html  # the default tab
     assert headers_of(html) == [
@@ -81,7 +79,7 @@ def test_tabs_and_their_columns(client, staff):
     assert 'id="mnt-new-button"' not in html
 
 
-def test_sample_rows_show_with_priority_colours(client, staff):
+def test_sample_rows_show_with_priority_colours(client, staff_client):
     seed.sample_data()
     html = page(client, "?tab=pending")
     assert len(row_numbers(html)) == 3
@@ -92,7 +90,7 @@ def test_sample_rows_show_with_priority_colours(client, staff):
     assert "101104" in complete and 'badge--grey mnt-status">Canceled' in complete
 
 
-def test_create_from_the_modal_form_with_an_image(client, staff):
+def test_create_from_the_modal_form_with_an_image(client, staff_client):
     operator = make_operator(first_name="Ana", last_name="Bautista")
     html = page(client, "?tab=request&new=1")
     assert re.search(r'<dialog id="mnt-request-dialog"[^>]* open', html)
@@ -127,7 +125,7 @@ def test_create_from_the_modal_form_with_an_image(client, staff):
         ),
     ],
 )
-def test_form_errors_show_in_the_open_modal_and_nothing_is_saved(client, staff, changes, message):
+def test_form_errors_show_in_the_open_modal_and_nothing_is_saved(client, staff_client, changes, message):
     operator = make_operator()
     data = {
         "assignedTo": str(operator.id),
@@ -145,7 +143,7 @@ def test_form_errors_show_in_the_open_modal_and_nothing_is_saved(client, staff, 
     assert count_requests() == 0
 
 
-def test_an_upload_past_the_hard_stop_is_a_field_error(client, staff):
+def test_an_upload_past_the_hard_stop_is_a_field_error(client, staff_client):
     operator = make_operator()
     data = {
         "assignedTo": str(operator.id),
@@ -161,7 +159,7 @@ def test_an_upload_past_the_hard_stop_is_a_field_error(client, staff):
     assert count_requests() == 0
 
 
-def test_search_filters_and_chips_are_links(client, staff):
+def test_search_filters_and_chips_are_links(client, staff_client):
     make_request(issue="Blade jammed", priority="urgent", request_number=100021)
     make_request(issue="Gauge erratic", priority="critical", request_number=100022)
     html = page(client, "?tab=request&q=gauge")
@@ -180,7 +178,7 @@ def test_search_filters_and_chips_are_links(client, staff):
     assert "No maintenance records found" in html
 
 
-def test_detail_dialog_renew_complete_and_history(client, staff):
+def test_detail_dialog_renew_complete_and_history(client, staff_client):
     req = make_request(issue="Valve leak", files=[service.Upload("valve.png", PNG)])
     html = page(client, f"?tab=pending&request={req.id}")
     assert re.search(r'<dialog id="mnt-detail-dialog"[^>]* open', html)
@@ -217,7 +215,7 @@ def test_detail_dialog_renew_complete_and_history(client, staff):
     assert res.status_code == 409 and "already completed" in res.get_data(as_text=True)
 
 
-def test_unknown_request_in_the_address_or_a_form(client, staff):
+def test_unknown_request_in_the_address_or_a_form(client, staff_client):
     res = client.get("/maintenance?request=999999")
     assert res.status_code == 404 and "Maintenance request not found." in res.get_data(as_text=True)
     res = client.post("/maintenance/requests/999999/complete")
@@ -238,11 +236,11 @@ def test_unknown_request_in_the_address_or_a_form(client, staff):
         "?page=99",
     ],
 )
-def test_odd_query_strings_never_fail(client, staff, query):
+def test_odd_query_strings_never_fail(client, staff_client, query):
     assert client.get(f"/maintenance{query}").status_code == 200
 
 
-def test_the_detail_dialog_alone_for_the_island(client, staff):
+def test_the_detail_dialog_alone_for_the_island(client, staff_client):
     req = make_request(issue="Gauge <script>alert(1)</script>")
     res = client.get(f"/maintenance/requests/{req.id}/dialog?tab=pending&q=gauge")
     html = res.get_data(as_text=True)
@@ -252,7 +250,7 @@ def test_the_detail_dialog_alone_for_the_island(client, staff):
     assert client.get("/maintenance/requests/999999/dialog").status_code == 404
 
 
-def test_an_empty_form_shows_every_missing_field_at_once(client, staff):
+def test_an_empty_form_shows_every_missing_field_at_once(client, staff_client):
     res = client.post("/maintenance/requests?tab=request", data={}, content_type="multipart/form-data")
     html = res.get_data(as_text=True)
     assert res.status_code == 400

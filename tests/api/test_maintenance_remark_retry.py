@@ -21,10 +21,10 @@ def remark_events(request_id: int) -> int:
     )
 
 
-def test_a_resent_remark_with_its_key_is_saved_once_and_replays_the_answer(client, headers):
+def test_a_resent_remark_with_its_key_is_saved_once_and_replays_the_answer(client, staff_headers):
     req = make_request()
     url = f"/api/maintenance/requests/{req.id}/remarks"
-    sent = {**headers, "Idempotency-Key": "remark-offline-1"}
+    sent = {**staff_headers, "Idempotency-Key": "remark-offline-1"}
     first = client.post(url, json={"remarks": "Blade replaced"}, headers=sent)
     again = client.post(url, json={"remarks": "Blade replaced"}, headers=sent)
     assert first.status_code == again.status_code == 200
@@ -33,10 +33,10 @@ def test_a_resent_remark_with_its_key_is_saved_once_and_replays_the_answer(clien
     assert remark_events(req.id) == 1
 
 
-def test_the_same_key_with_another_remark_is_refused_and_nothing_changes(client, headers):
+def test_the_same_key_with_another_remark_is_refused_and_nothing_changes(client, staff_headers):
     req = make_request()
     url = f"/api/maintenance/requests/{req.id}/remarks"
-    sent = {**headers, "Idempotency-Key": "remark-offline-2"}
+    sent = {**staff_headers, "Idempotency-Key": "remark-offline-2"}
     assert client.post(url, json={"remarks": "First"}, headers=sent).status_code == 200
     res = client.post(url, json={"remarks": "Second"}, headers=sent)
     assert res.status_code == 422
@@ -45,12 +45,12 @@ def test_the_same_key_with_another_remark_is_refused_and_nothing_changes(client,
     assert remark_events(req.id) == 1
 
 
-def test_an_empty_remark_is_refused_naming_the_field(client, headers):
+def test_an_empty_remark_is_refused_naming_the_field(client, staff_headers):
     req = make_request()
     res = client.post(
         f"/api/maintenance/requests/{req.id}/remarks",
         json={"remarks": "  "},
-        headers={**headers, "Idempotency-Key": "remark-offline-3"},
+        headers={**staff_headers, "Idempotency-Key": "remark-offline-3"},
     )
     assert res.status_code == 400 and res.json["field"] == "remarks"
     assert remark_events(req.id) == 0

@@ -15,11 +15,6 @@ from tests.factories_household import make_member
 pytestmark = pytest.mark.usefixtures("fresh_identity")
 
 
-@pytest.fixture
-def staff(app):
-    return make_account(role=RoleId.STAFF)
-
-
 def subscription(member_id: int) -> ReminderSubscription | None:
     db.session.expire_all()
     return db.session.scalar(select(ReminderSubscription).where(ReminderSubscription.member_id == member_id))

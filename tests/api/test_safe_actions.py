@@ -85,10 +85,8 @@ def test_enable_needs_no_confirmation(client, login):
 
 
 @pytest.fixture
-def staff(client, login):
-    account = make_account(role=RoleId.STAFF, first_name="Liza")
-    login(account)
-    return account
+def staff(app):
+    return make_account(role=RoleId.STAFF, first_name="Liza")
 
 
 def status_of(req_id: int) -> str:
@@ -96,7 +94,7 @@ def status_of(req_id: int) -> str:
     return db.session.get(MaintenanceRequest, req_id).status
 
 
-def test_cancel_asks_first_and_can_be_undone_for_a_few_seconds(client, staff):
+def test_cancel_asks_first_and_can_be_undone_for_a_few_seconds(client, staff_client):
     req = make_request(issue="Pump leaks")
     res = client.post(f"/maintenance/requests/{req.id}/cancel", data={"remarks": "Duplicate", "dueDate": ""})
     html = res.get_data(as_text=True)
@@ -119,7 +117,7 @@ def test_cancel_asks_first_and_can_be_undone_for_a_few_seconds(client, staff):
     assert "too late to undo" in res.get_data(as_text=True) and status_of(req.id) == "ongoing"
 
 
-def test_undo_after_the_window_is_refused(client, staff):
+def test_undo_after_the_window_is_refused(client, staff_client):
     req = make_request()
     client.post(f"/maintenance/requests/{req.id}/cancel", data={"remarks": "Wrong machine", "confirmed": "1"})
     db.session.execute(update(UndoOffer).values(expires_at=utcnow() - timedelta(seconds=1)))  # long after
@@ -128,7 +126,7 @@ def test_undo_after_the_window_is_refused(client, staff):
     assert "too late to undo" in res.get_data(as_text=True) and status_of(req.id) == "canceled"
 
 
-def test_complete_asks_first(client, staff):
+def test_complete_asks_first(client, staff_client):
     req = make_request()
     res = client.post(f"/maintenance/requests/{req.id}/complete", data={"remarks": "Fixed"})
     assert res.status_code == 200 and f"Complete request #{req.request_number}?" in res.get_data(as_text=True)
@@ -137,7 +135,7 @@ def test_complete_asks_first(client, staff):
     assert status_of(req.id) == "completed"
 
 
-def test_claim_asks_first_and_undo_returns_the_points(client, staff):
+def test_claim_asks_first_and_undo_returns_the_points(client, staff_client):
     rosa = make_member("Rosa Lim", points=800)
     rice = make_reward("Rice 5 kg", points=500)
     res = client.post(f"/household/rewards/{rice.id}/claims", data={"memberId": str(rosa.id)})

@@ -1,11 +1,13 @@
 """Browser fixtures: the app on a real WSGI server in a thread, and headless Chromium.
 
-Sign in with tests.support.browser.sign_in; every test here is marked `browser`."""
+One Chromium (and one without JavaScript) serves all the tests of a process, each test getting it
+as new (tests.support.browser.SharedDriver). Sign in with tests.support.browser.sign_in, which
+hands the browser a signed-in session without the sign-in page; every test here is marked
+`browser`."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from sibol.extensions import db, limiter
 from sibol.household import seed as household_seed
 from tests.conftest import base_overrides, empty_all_tables
 from tests.factories import make_account
-from tests.support.browser import CHROMEDRIVER, CHROMIUM, make_driver
+from tests.support.browser import CHROMEDRIVER, CHROMIUM, ORIGINS, SharedDriver, make_driver
 from tests.support.offline import Link
 
 BROWSER_TESTS = Path(__file__).parent
@@ -54,6 +56,7 @@ class LiveServer:
         self.app = app
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
+        ORIGINS.add(self.url)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def start(self):
@@ -112,20 +115,41 @@ def seeded_user(in_app) -> str:
         return make_account(first_name="Liza").username
 
 
-@pytest.fixture
-def browser(browser_binary):
-    driver = make_driver(browser_binary)
-    yield driver
-    driver.quit()
-    shutil.rmtree(driver.sibol_profile, ignore_errors=True)
+@pytest.fixture(scope="session")
+def shared_browser(browser_binary):
+    shared = SharedDriver(lambda: make_driver(browser_binary))
+    yield shared
+    shared.quit()
+
+
+@pytest.fixture(scope="session")
+def shared_browser_nojs(browser_binary):
+    shared = SharedDriver(lambda: make_driver(browser_binary, javascript=False))
+    yield shared
+    shared.quit()
 
 
 @pytest.fixture
-def browser_nojs(browser_binary):
-    driver = make_driver(browser_binary, javascript=False)
-    yield driver
-    driver.quit()
-    shutil.rmtree(driver.sibol_profile, ignore_errors=True)
+def browser(shared_browser):
+    """Headless Chromium, as new: no cookies, nothing stored, one blank tab."""
+    yield shared_browser.take()
+    shared_browser.give_back()
+
+
+@pytest.fixture
+def fresh_browser(browser_binary):
+    """A Chromium of its own with a new profile, for a test that counts on one: the DevTools
+    protocol numbers a profile's service worker registrations from 0 and never reuses a number."""
+    shared = SharedDriver(lambda: make_driver(browser_binary))
+    yield shared.take()
+    shared.quit()
+
+
+@pytest.fixture
+def browser_nojs(shared_browser_nojs):
+    """Headless Chromium with JavaScript off, as new."""
+    yield shared_browser_nojs.take()
+    shared_browser_nojs.give_back()
 
 
 @pytest.fixture

@@ -10,16 +10,18 @@ from tests.factories import make_admin
 from tests.support.browser import settled_wait, sign_in, wait
 
 
-def row_for(driver, name: str):
-    """The areas table's row whose rename box holds `name`."""
+def find_row(driver, name: str):
+    """The areas table's row whose rename box holds `name`, or None."""
     for row in driver.find_elements(By.CSS_SELECTOR, "#areas-table tbody tr[data-area-id]"):
         if row.find_element(By.CSS_SELECTOR, "input[name=name]").get_attribute("value") == name:
             return row
-    found = [
-        r.find_element(By.CSS_SELECTOR, "input[name=name]").get_attribute("value")
-        for r in driver.find_elements(By.CSS_SELECTOR, "#areas-table tbody tr")
-    ]
-    raise AssertionError(f"no row for {name}: {found}")
+    return None
+
+
+def row_for(driver, name: str):
+    """That row, once the page shows it: after a form is sent the page reloads, and a look at
+    the table while the new page is still arriving sees the old rows or none."""
+    return settled_wait(driver).until(lambda d: find_row(d, name), f"no row for {name}")
 
 
 @pytest.mark.parametrize("kind", ["browser", "browser_nojs"])
@@ -60,7 +62,13 @@ def test_an_admin_manages_areas_with_plain_forms(request, kind, live_server, in_
     )
 
     row_for(driver, "Purok Ilog").find_element(By.XPATH, ".//button[normalize-space()='Retire']").click()
-    settled_wait(driver).until(lambda d: row_for(d, "Purok Ilog").get_attribute("data-retired") is not None)
+    settled_wait(driver).until(
+        lambda d: (
+            (row := find_row(d, "Purok Ilog")) is not None and row.get_attribute("data-retired") is not None
+        )
+    )
     assert "Retired" in row_for(driver, "Purok Ilog").text
     row_for(driver, "Purok Ilog").find_element(By.XPATH, ".//button[normalize-space()='Restore']").click()
-    settled_wait(driver).until(lambda d: row_for(d, "Purok Ilog").get_attribute("data-retired") is None)
+    settled_wait(driver).until(
+        lambda d: (row := find_row(d, "Purok Ilog")) is not None and row.get_attribute("data-retired") is None
+    )

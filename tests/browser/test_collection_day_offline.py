@@ -170,10 +170,11 @@ def test_an_entry_kept_offline_registers_a_background_sync_and_is_credited_once(
     assert credits_of(in_app, ids) == ([30] * 3, 3)
 
 
-def test_the_worker_sends_the_queue_on_the_sync_event_with_no_page_open(link, browser, in_app):
+def test_the_worker_sends_the_queue_on_the_sync_event_with_no_page_open(link, fresh_browser, in_app):
     """Background Sync alone: the page is gone (its online-event fallback with it) when the link
     returns; the sync event (fired through the DevTools protocol, as Chromium would) sends the
     queue from the service worker, each entry once."""
+    browser = fresh_browser
     with in_app():
         username = make_account().username
         ids = [make_member(f"Household {n}", points=0).id for n in range(3)]

@@ -1,10 +1,16 @@
-"""Driving headless Chromium: starting a driver, and the one way tests sign in through /login."""
+"""Driving headless Chromium: starting a driver, one driver for all of a test process's browser
+tests (each test gets it as new), and the one way tests sign in."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import tempfile
+from collections.abc import Callable
+from urllib.parse import urljoin, urlsplit
 
+import requests
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -57,14 +63,98 @@ def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
     return driver
 
 
+# The servers the browser tests started (tests/browser/conftest.py, tests/support/offline.py):
+# what a page of theirs stored in the browser is cleared after each test.
+ORIGINS: set[str] = set()
+
+
+class SharedDriver:
+    """One Chromium for all the browser tests of a process (starting one costs a second or two).
+
+    `take()` hands it out; `give_back()` leaves it as a new one would be: one fresh tab (the
+    DevTools settings of the old one, such as an emulated screen, network or print media and
+    scripts added to new documents, close with it), no cookies, nothing cached, nothing stored by
+    any page of the servers in ORIGINS or of the pages left open. A driver that cannot be reset
+    is quit, and the next test gets a new one."""
+
+    def __init__(self, start: Callable[[], WebDriver]):
+        self.start = start
+        self.driver: WebDriver | None = None
+
+    def take(self) -> WebDriver:
+        if self.driver is None:
+            self.driver = self.start()
+        return self.driver
+
+    def give_back(self) -> None:
+        driver = self.driver
+        if driver is None:
+            return
+        try:
+            origins = set(ORIGINS)
+            for handle in driver.window_handles:
+                driver.switch_to.window(handle)
+                origins.add(driver.current_url)
+            old = driver.window_handles
+            driver.switch_to.new_window("tab")
+            fresh = driver.current_window_handle
+            for handle in old:
+                driver.switch_to.window(handle)
+                driver.close()
+            driver.switch_to.window(fresh)
+            driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+            driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+            for url in origins:
+                parts = urlsplit(url)
+                if parts.scheme in ("http", "https"):
+                    driver.execute_cdp_cmd(
+                        "Storage.clearDataForOrigin",
+                        {"origin": f"{parts.scheme}://{parts.netloc}", "storageTypes": "all"},
+                    )
+        except WebDriverException:
+            self.quit()
+        finally:
+            ORIGINS.clear()
+
+    def quit(self) -> None:
+        if self.driver is not None:
+            driver, self.driver = self.driver, None
+            try:
+                driver.quit()
+            except WebDriverException:
+                pass
+            shutil.rmtree(driver.sibol_profile, ignore_errors=True)
+
+
 def sign_in(driver: WebDriver, base: str, username: str, password: str = DEFAULT_PASSWORD) -> None:
-    """Fill the /login form and submit it (with or without JavaScript); returns once the browser
-    has left /login. Tests of the sign-in page itself drive the form step by step instead."""
-    driver.get(f"{base}/login")
-    driver.find_element(By.ID, "username").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.ID, "sign-in").click()
-    WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
+    """Sign the browser in and open the page /login sends the account to (with or without
+    JavaScript). The /login form is posted over HTTP, with the browser's User-Agent, and the
+    browser is handed that session's cookie: the same signed-in session without loading and
+    typing into the sign-in page. Tests of the sign-in page itself drive the form instead."""
+    http = requests.Session()
+    http.headers["User-Agent"] = driver.execute_cdp_cmd("Browser.getVersion", {})["userAgent"]
+    page = http.get(f"{base}/login", timeout=10)
+    token = re.search(r'name="csrf_token" value="([^"]*)"', page.text)
+    assert token, f"no CSRF token on {base}/login ({page.status_code})"
+    res = http.post(
+        f"{base}/login",
+        data={"csrf_token": token.group(1), "username": username, "password": password},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert res.status_code == 302, f"signing in as {username}: {res.status_code} {res.text[:300]}"
+    for cookie in http.cookies:
+        driver.execute_cdp_cmd(
+            "Network.setCookie",
+            {
+                "name": cookie.name,
+                "value": cookie.value or "",
+                "url": base,
+                "path": cookie.path or "/",
+                "httpOnly": bool(cookie.has_nonstandard_attr("HttpOnly")),
+            },
+        )
+    driver.get(urljoin(f"{base}/login", res.headers["Location"]))
 
 
 def settled_wait(driver: WebDriver, timeout: float = 10) -> WebDriverWait:

@@ -9,6 +9,8 @@ import threading
 
 from werkzeug.serving import make_server
 
+from tests.support.browser import ORIGINS
+
 # The /api writes an offline entry is sent to (a lost answer is simulated on those).
 _ENTRY_WRITES = ("/waste", "/remarks")
 
@@ -24,6 +26,7 @@ class Link:
         self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
         self.port = self.server.server_port
         self.url = f"http://127.0.0.1:{self.port}"
+        ORIGINS.add(self.url)  # what the phone kept is cleared after the test
         self._start()
 
     def wsgi(self, environ, start_response):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import socket
@@ -21,10 +22,32 @@ ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 
+# Under pytest-xdist each worker takes its ports from a block of its own (gw0: 20000-20999, gw1:
+# 21000-21999, ..., twelve blocks below the kernel's ephemeral ports, where servers bound to port 0
+# land): a port probed free here is taken a moment later by the server started on it, and in that
+# moment another worker's probe must not find it free too.
+PORT_BLOCK = 1000
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+_handed_out = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on now: under pytest-xdist the next free one of this
+    worker's block (so not one it handed out lately), else any the kernel picks."""
+    if not _WORKER.isdigit():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    start = 20000 + PORT_BLOCK * (int(_WORKER) % 12)
+    for _ in range(PORT_BLOCK):
+        port = start + next(_handed_out) % PORT_BLOCK
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use, or still closing
+        return port
+    raise RuntimeError(f"no free port in {start}-{start + PORT_BLOCK - 1}")
 
 
 def fresh_database(tmp_path: Path, suffix: str) -> str:
@@ -36,7 +59,7 @@ def fresh_database(tmp_path: Path, suffix: str) -> str:
 
     parsed = make_url(database_url(url, ""))
     name = f"{parsed.database}_{suffix}"
-    server = create_engine(parsed.set(database=None))
+    server = create_engine(parsed._replace(database=None))  # the server alone (.set would keep the name)
     with server.begin() as conn:
         conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
         conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
@@ -48,7 +71,7 @@ def drop_database(url: str) -> None:
     if url.startswith("sqlite"):
         return
     parsed = make_url(url)
-    server = create_engine(parsed.set(database=None))
+    server = create_engine(parsed._replace(database=None))
     with server.begin() as conn:
         conn.execute(text(f"DROP DATABASE IF EXISTS `{parsed.database}`"))
     server.dispose()

@@ -69,6 +69,15 @@ def _populate(conn) -> None:
     )
 
 
+def test_upgrade_of_an_empty_database_says_nothing_of_existing_data(fresh_database_url, capsys):
+    app = create_app(base_overrides(fresh_database_url))
+    with app.app_context():
+        upgrade(revision="0013_tenancy")
+        assert "Existing data" not in capsys.readouterr().out
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM barangays")).scalar() == 1
+
+
 def test_upgrade_puts_existing_rows_in_the_first_barangay(fresh_database_url, capsys):
     app = create_app(base_overrides(fresh_database_url, SIBOL_DEFAULT_BARANGAY_NAME="Barangay Uno"))
     with app.app_context():

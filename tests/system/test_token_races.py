@@ -14,8 +14,9 @@ import pytest
 import requests
 from sqlalchemy import create_engine, text
 
+from tests.support import servers
 from tests.support.races import at_once
-from tests.support.servers import admin_headers, live_server
+from tests.support.servers import live_server
 
 USES = 8
 ROUNDS = 3
@@ -35,8 +36,8 @@ def engine(server):
 
 
 @pytest.fixture(scope="module")
-def admin(server):
-    return admin_headers(server.url)
+def admin_headers(server):
+    return servers.admin_headers(server.url)
 
 
 def address(i: int) -> dict:
@@ -44,10 +45,10 @@ def address(i: int) -> dict:
     return {"X-Forwarded-For": f"10.{i // 250 % 250}.{i % 250}.{secrets.randbelow(250) + 1}"}
 
 
-def create_account(server, admin, username: str, password: str | None = PASSWORD) -> int:
+def create_account(server, admin_headers, username: str, password: str | None = PASSWORD) -> int:
     body = {"FirstName": "Race", "LastName": "Test", "Email": f"{username}@example.test", "Roles": 2}
     body |= {"Username": username} | ({"Password": password} if password else {})
-    res = requests.post(f"{server.url}/api/admin/create", json=body, headers=admin, timeout=30)
+    res = requests.post(f"{server.url}/api/admin/create", json=body, headers=admin_headers, timeout=30)
     assert res.status_code == 201, res.text
     return res.json()["user"]["Account_id"]
 
@@ -81,9 +82,9 @@ def signs_in(server, username: str, password: str) -> bool:
     return res.status_code == 200
 
 
-def test_a_set_password_link_works_once(server, engine, admin):
+def test_a_set_password_link_works_once(server, engine, admin_headers):
     for n in range(ROUNDS):
-        account_id = create_account(server, admin, f"setpw{n}", password=None)
+        account_id = create_account(server, admin_headers, f"setpw{n}", password=None)
         raw = secrets.token_urlsafe(32)
         add_secret(engine, account_id, "set_password", raw)
 
@@ -132,10 +133,10 @@ def test_a_verification_link_works_once(server, engine):
         assert sorted(r.status_code for r in answers) == [200] + [400] * (USES - 1), [r.text for r in answers]
 
 
-def test_a_reset_code_works_once_and_guesses_get_five_tries(server, engine, admin):
+def test_a_reset_code_works_once_and_guesses_get_five_tries(server, engine, admin_headers):
     for n in range(ROUNDS):
         username = f"reset{n}"
-        account_id = create_account(server, admin, username)
+        account_id = create_account(server, admin_headers, username)
         code = f"{secrets.randbelow(1_000_000):06d}"
         add_secret(engine, account_id, "reset_code", f"{account_id}:{code}")
         email = f"{username}@example.test"
@@ -154,7 +155,7 @@ def test_a_reset_code_works_once_and_guesses_get_five_tries(server, engine, admi
         assert signs_in(server, username, f"Reset-{statuses.index(200)}-pw!")
 
     # Twelve wrong guesses at once: five are counted, and then the right code is dead too.
-    account_id = create_account(server, admin, "guessed")
+    account_id = create_account(server, admin_headers, "guessed")
     code = "123456"
     add_secret(engine, account_id, "reset_code", f"{account_id}:{code}")
     wrong = [f"{n:06d}" for n in range(200000, 200012)]
@@ -199,12 +200,12 @@ def page_session(server, username: str) -> requests.Session:
     return browser
 
 
-def test_an_undo_offer_works_once(server, engine, admin):
-    account_id = create_account(server, admin, "undoer")
+def test_an_undo_offer_works_once(server, engine, admin_headers):
+    account_id = create_account(server, admin_headers, "undoer")
     reward = requests.post(
         f"{server.url}/api/household/rewards",
         json={"reward": "Rice", "points": 100},
-        headers=admin,
+        headers=admin_headers,
         timeout=30,
     ).json()["reward"]["id"]
     with engine.begin() as conn:

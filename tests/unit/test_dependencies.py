@@ -119,5 +119,5 @@ def test_make_lint_checks_formatting_types_and_typescript(tmp_path):
 def test_make_test_quick_runs_unit_and_api_tests_without_a_browser_and_vitest(tmp_path):
     quick = make(tmp_path / "venv", "-n", "test-quick")
     assert quick.returncode == 0, quick.stderr
-    assert '-m pytest -m "not browser" tests/unit tests/api' in quick.stdout
+    assert f'scripts/pytest.sh {tmp_path}/venv/bin/python "not browser" tests/unit tests/api' in quick.stdout
     assert "npm test" in quick.stdout
