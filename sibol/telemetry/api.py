@@ -14,6 +14,7 @@ from ..errors import Forbidden, Invalid
 from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, utcnow
+from ..mqtt import refusals as refusal_log
 from . import alerts, device_http, hooks, ingest, keys, notifications, rollups, triage  # noqa: F401 - hooks register on import
 from .exports import alerts_csv, readings_csv
 from .panels import EDITOR_ROLES
@@ -98,6 +99,32 @@ def latest(machine_id: str):
     return {
         "machineId": machine.id,
         "data": {m: {"value": v["value"], "ts": ts_json(v["ts"])} for m, v in values.items()},
+    }
+
+
+@bp.get("/machines/<machine_id>/telemetry/refusals")
+@module_required(ModuleId.MACHINES)
+def refusals(machine_id: str):
+    """The machine's refused device messages (count, newest 20) and its dead letters"""
+    machine = keys.get_machine(machine_id)  # another barangay's machine is 404
+    count, rows = refusal_log.recent(machine.id)
+    dead_count, dead = refusal_log.dead_letters(machine.id)
+    return {
+        "machineId": machine.id,
+        "refusedCount": count,
+        "data": [
+            {"at": ts_json(r.at), "reason": r.reason, "payload": refusal_log.shown(r.payload)} for r in rows
+        ],
+        "deadLetterCount": dead_count,
+        "deadLetters": [
+            {
+                "at": ts_json(d.at),
+                "topic": d.suffix,
+                "error": d.error,
+                "payload": refusal_log.shown(d.payload[:512]),
+            }
+            for d in dead
+        ],
     }
 
 

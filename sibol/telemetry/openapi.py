@@ -54,6 +54,37 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "401", "415", "429"],
     },
     ("api.telemetry.latest", "GET"): {"errors": ["404"]},
+    ("api.telemetry.refusals", "GET"): {
+        "response": {
+            "type": "object",
+            "properties": {
+                "machineId": {"type": "integer"},
+                "refusedCount": {"type": "integer", "description": "every refused MQTT message, ever"},
+                "data": {
+                    "type": "array",
+                    "description": "the newest 20 refusals, newest first",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "at": {"type": "string"},
+                            "reason": {"type": "string"},
+                            "payload": {
+                                "type": "string",
+                                "description": "the first 512 bytes, \\xNN for non-UTF-8",
+                            },
+                        },
+                    },
+                },
+                "deadLetterCount": {
+                    "type": "integer",
+                    "description": "messages kept after a handler failed on them",
+                },
+                "deadLetters": {"type": "array", "items": {"type": "object"}},
+            },
+            "required": ["machineId", "refusedCount", "data", "deadLetterCount", "deadLetters"],
+        },
+        "errors": ["404"],
+    },
     ("api.telemetry.series", "GET"): {
         "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "query": {

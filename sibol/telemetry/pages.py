@@ -65,6 +65,7 @@ def device(machine_id: str, new_key: str | None = None):
     machine = _machine_or_404(machine_id)
     state = keys.device_states([machine.id]).get(machine.id)
     refused_count, refusals = refusal_log.recent(machine.id)
+    dead_letter_count, _dead = refusal_log.dead_letters(machine.id)
     return render_template(
         "machines/device.html",
         machine=machine,
@@ -72,6 +73,8 @@ def device(machine_id: str, new_key: str | None = None):
         readings=regions.latest_readings(machine.id),
         refused_count=refused_count,
         refusals=refusals,
+        dead_letter_count=dead_letter_count,
+        shown_payload=refusal_log.shown,
         mqtt_on=mqtt_enabled(),
         new_key=new_key,
         settings=connect.device_settings(machine.id) if new_key else None,

@@ -1,0 +1,61 @@
+"""The device request limit: SIBOL_TELEMETRY_RATE_LIMIT per device, one count for everything a
+device sends, whichever HTTP route or MQTT topic it uses.
+
+A device is named by who(): "device:<machine id>" for a key that names a machine (however the
+header spells it), else a digest of the unknown key. Every count lives in the app's shared limit
+store (RATELIMIT_STORAGE_URI: the SQLite file every process of a console shares, or Redis), so the
+gunicorn workers and the MQTT subscriber's writers count together.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import current_app
+from limits import RateLimitItem, parse
+
+from ..extensions import limiter
+
+NAMESPACE = "device-requests"
+_parsed: dict[str, RateLimitItem] = {}
+
+
+def enabled() -> bool:
+    return bool(limiter.enabled and current_app.config.get("RATELIMIT_ENABLED", True))
+
+
+def _item() -> RateLimitItem:
+    spec = current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
+    item = _parsed.get(spec)
+    if item is None:
+        item = _parsed[spec] = parse(spec)
+    return item
+
+
+def _ids(who: str) -> tuple[str, ...]:
+    return (current_app.config.get("RATELIMIT_KEY_PREFIX") or "", NAMESPACE, who)
+
+
+def hit(who: str) -> int | None:
+    """Count one request of `who`: None when it is within the limit, else the seconds until it
+    would be (for Retry-After)."""
+    if not enabled():
+        return None
+    item = _item()
+    if limiter.limiter.hit(item, *_ids(who)):
+        return None
+    reset_at, _remaining = limiter.limiter.get_window_stats(item, *_ids(who))
+    return max(1, int(reset_at - time.time()))
+
+
+def take(who: str, wanted: int) -> int:
+    """Count up to `wanted` messages of `who` at once; returns how many are within the limit
+    (the first that many are taken, the rest are refused). Two store calls, whatever `wanted`."""
+    if not enabled() or wanted <= 0:
+        return max(wanted, 0)
+    item = _item()
+    _reset, remaining = limiter.limiter.get_window_stats(item, *_ids(who))
+    allowed = min(wanted, remaining)
+    while allowed > 0 and not limiter.limiter.hit(item, *_ids(who), cost=allowed):
+        allowed -= 1  # another process took some meanwhile: take what is left
+    return allowed
