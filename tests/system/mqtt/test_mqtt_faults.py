@@ -6,6 +6,7 @@ process, is acknowledged and recorded, and another machine's reading published a
 from __future__ import annotations
 
 import json
+import os
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -20,7 +21,13 @@ from tests.support.mosquitto import SubscriberProcess, device_client, wait_until
 
 from .stream import stored
 
-NEXT_READING_WITHIN = 2.0  # seconds from publish to /latest, for the machine after a fault
+
+def next_reading_within() -> float:
+    """2 seconds from publish to /latest for the machine after a fault, on a machine with a core
+    for each runnable process; stretched by how oversubscribed the CPUs are (a shared CI host
+    running eight sessions at once has a load average of 16 on 2 cores)."""
+    return 2.0 * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
 
 BAD = [
     b"not json",
@@ -91,8 +98,11 @@ def test_a_refused_message_never_delays_another_machine(
             value = res.json["data"].get("ph")
             return value is not None and value["value"] == ph
 
-        wait_until(on_latest, timeout=NEXT_READING_WITHIN, what=f"the next machine's reading after {bad!r}")
-        assert time.monotonic() - started < NEXT_READING_WITHIN
+        budget = next_reading_within()
+        wait_until(
+            on_latest, timeout=budget, what=f"the next machine's reading after {bad!r} ({budget:.1f} s)"
+        )
+        assert time.monotonic() - started < budget
     mates = 0 if place == "alone" else len(BAD)
     assert len(stored(mate1.id)) == mates and len(stored(mate2.id)) == mates
     assert stored(faulty.id) == [] and len(stored(nxt.id)) == len(BAD)
