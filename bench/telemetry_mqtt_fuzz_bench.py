@@ -115,7 +115,8 @@ def stored_pairs(url: str) -> set[tuple[int, int]]:
         rows = conn.execute(text("SELECT machine_id, ts FROM telemetry_readings")).all()
     engine.dispose()
     epoch = datetime(1970, 1, 1)
-    return {(m, int((ts - epoch).total_seconds() * 1000)) for m, ts in rows}
+    stamp = lambda ts: datetime.fromisoformat(ts) if isinstance(ts, str) else ts  # noqa: E731 - SQLite gives text
+    return {(m, int((stamp(ts) - epoch).total_seconds() * 1000)) for m, ts in rows}
 
 
 def run(label: str, url: str, args: argparse.Namespace) -> bool:
