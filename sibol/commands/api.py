@@ -1,6 +1,6 @@
 """/api/machines/{id}/commands: send, list and cancel a machine's commands (people's clients).
 
-The device's own routes (GET /api/device/commands, its results) are in sibol/devices/api.py.
+The device's own routes (GET /api/device/commands, its results) are in sibol/commands/device_api.py.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from ..data.listing import Page, page_args, page_json
 from ..identity.access import module_required
 from ..models import ModuleId
 from . import service
+from .device_api import bp as device_bp
 from .serializers import command_json
 
 bp = Blueprint("commands", __name__)
+API_BLUEPRINTS = (device_bp,)  # the device's side: /api/device/commands, authenticated by its key
 
 
 @bp.post("/machines/<machine_id>/commands")

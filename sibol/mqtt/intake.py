@@ -22,9 +22,12 @@ from .refusals import Refusal
 
 
 class Incoming(Protocol):
-    machine_id: int
-    payload: bytes
-    retained: bool
+    @property
+    def machine_id(self) -> int: ...
+    @property
+    def payload(self) -> bytes: ...
+    @property
+    def retained(self) -> bool: ...
 
 
 def device(machine_id: int) -> str:

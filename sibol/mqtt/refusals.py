@@ -14,9 +14,9 @@ import logging
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import CursorResult, delete, func, insert, select
 
 from ..extensions import db
 from ..models import Machine, utcnow
@@ -135,7 +135,10 @@ def dead_letters(machine_id: int) -> tuple[int, list[MqttDeadLetter]]:
 def purge_dead_letters(now: datetime | None = None) -> int:
     """Delete dead letters older than DEAD_DAYS (the minute tick calls this); returns how many."""
     cutoff = (now or utcnow()) - timedelta(days=DEAD_DAYS)
-    deleted = db.session.execute(delete(MqttDeadLetter).where(MqttDeadLetter.at < cutoff)).rowcount or 0
+    result = cast(
+        "CursorResult[Any]", db.session.execute(delete(MqttDeadLetter).where(MqttDeadLetter.at < cutoff))
+    )
+    deleted = result.rowcount or 0
     db.session.commit()
     return deleted
 

@@ -168,7 +168,7 @@ class Subscriber:
         """Each message in a transaction of its own; one that fails is parked as a dead letter.
         Raises when even the dead letter cannot be written (the database is down)."""
         self.counters.split += 1
-        results = []
+        results: list[object] = []
         for message in messages:
             try:
                 results.append(writers.store(self.app, [message]))

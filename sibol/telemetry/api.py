@@ -10,34 +10,28 @@ from flask_login import current_user
 
 from ..api import json_body
 from ..data.export import wants_csv
+from ..devices import keys
+from ..devices.auth import device_rate_limit
+from ..devices.http import DeviceRequest
 from ..errors import Forbidden, Invalid
-from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, utcnow
 from ..mqtt import refusals as refusal_log
-from . import alerts, device_http, hooks, ingest, keys, notifications, rollups, triage  # noqa: F401 - hooks register on import
+from . import alerts, hooks, ingest, notifications, rollups, triage  # noqa: F401 - hooks register on import
 from .exports import alerts_csv, readings_csv
 from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
+from .sibol_api import bp as sibol_bp
 from .tasks import queue_notification_mail
 
 bp = Blueprint("telemetry", __name__)
-# The device routes (keys.device_route) are served in front of the app, without the page machinery.
-bp.record_once(lambda state: device_http.install(state.app))
+API_BLUEPRINTS = (sibol_bp,)  # SIBOL's own device routes, at SIBOL's paths
 
 
 def require_editor() -> None:
     """Keys and healthy ranges are changed by Admin and Barangay Staff only."""
     if current_user.role_id not in EDITOR_ROLES:
         raise Forbidden(_("Only Admin and Barangay Staff accounts can change this."))
-
-
-def _device_rate_key() -> str:
-    return keys.rate_key(request.headers.get("Authorization"))
-
-
-def _device_rate() -> str:
-    return current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
 
 
 @bp.post("/machines/<machine_id>/device-key")
@@ -67,7 +61,7 @@ def revoke_device_key(machine_id: str):
 
 
 @keys.device_route("POST", "/api/telemetry")
-def store_readings(device: keys.Device, req: device_http.DeviceRequest) -> tuple[dict, int]:
+def store_readings(device: keys.Device, req: DeviceRequest) -> tuple[dict, int]:
     """One reading or {readings: [...]} of the device's machine; 202 once they are committed."""
     result = ingest.ingest_for_key(device.machine_id, device.key_hash, req.json())
     if result.notified:
@@ -77,13 +71,13 @@ def store_readings(device: keys.Device, req: device_http.DeviceRequest) -> tuple
 
 @bp.post("/telemetry")
 @public  # authenticated by the device key itself, below
-@limiter.limit(_device_rate, key_func=_device_rate_key)
+@device_rate_limit
 def post_telemetry():
     """Post one reading or {readings: [...]} (Authorization: Device <key>)"""
-    # Served by device_http in front of the app; this view documents the route (OpenAPI) and
+    # Served by sibol/devices/http.py in front of the app; this view documents the route (OpenAPI) and
     # answers the same way should a request reach the app itself.
     device = keys.authenticate(request.headers.get("Authorization"))
-    body, status = store_readings(device, device_http.DeviceRequest())
+    body, status = store_readings(device, DeviceRequest())
     return body, status
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, url_for
 from flask_login import current_user
 
+from ..devices import keys
 from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
 from ..web.live import Fragment, live_fragment
-from . import keys, panels, regions
+from . import panels, regions
 from .panels import EDITOR_ROLES
 
 bp = Blueprint("telemetry_live", __name__)

@@ -15,6 +15,7 @@ from flask_login import current_user
 
 from ..commands import service as commands
 from ..data.export import wants_csv
+from ..devices import keys
 from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
@@ -22,7 +23,7 @@ from ..models.telemetry import METRICS
 from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
 from ..web.offline import offline_page
-from . import alerts, connect, digest, keys, notifications, panels, regions, triage
+from . import alerts, connect, digest, notifications, panels, regions, triage
 from .api import require_editor
 from .cli import register_commands
 from .exports import alerts_csv

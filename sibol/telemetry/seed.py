@@ -9,10 +9,11 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
+from ..devices import keys
 from ..extensions import db
 from ..models import Machine, utcnow
 from ..models.telemetry import Reading
-from . import ingest, keys
+from . import ingest
 from .simulate import DigesterState, backfill
 
 SAMPLE_MACHINES = 3

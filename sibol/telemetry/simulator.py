@@ -16,9 +16,9 @@ from datetime import UTC, datetime, timedelta
 import requests
 from sqlalchemy import select
 
+from ..devices import keys
 from ..extensions import db
 from ..models import Area, Machine
-from . import keys
 from .simulate import DigesterState, obey, reading_at
 
 

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ...devices import keys
 from ...mqtt.settings import Broker, topic
-from .. import keys
 from ..simulate import DigesterState, reading_at
 from ..simulator import simulated_machines
 

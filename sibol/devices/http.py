@@ -21,10 +21,9 @@ import re
 import time
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import refresh
-from limits import parse
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.wrappers import Response
 
@@ -39,18 +38,15 @@ from ..errors import (
     database_busy,
 )
 from ..errors import Invalid as InvalidBody
-from ..extensions import db, limiter
+from ..extensions import db
 from ..inputs.jsonlimits import MAX_JSON_BYTES, MAX_JSON_DEPTH, json_depth
 from . import keys
+from .auth import check_device_limit
 
 log = logging.getLogger(__name__)
 
 HEADERS = [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
 _ID = "([0-9]{1,18})"
-
-
-class TooManyRequests(ServiceError):
-    status, error = 429, "rate_limited"
 
 
 class DeviceRequest:
@@ -141,7 +137,7 @@ class DeviceRoutes:
     def _serve(self, handler: keys.DeviceHandler, ids: dict[str, int]) -> Response:
         try:
             header = request.headers.get("Authorization")
-            _rate_limit(header)
+            check_device_limit(header)  # one count per device over every device route and MQTT
             device = keys.authenticate(header)
             body, status = _run(handler, device, DeviceRequest(), ids)
             return _json(body, status)
@@ -181,19 +177,6 @@ def _run(handler: keys.DeviceHandler, device: keys.Device, req: DeviceRequest, i
             db.session.rollback()
             time.sleep(random.uniform(0, BACKOFF * 2**attempt))  # noqa: S311 - jitter, not a secret
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _rate_limit(header: str | None) -> None:
-    """SIBOL_TELEMETRY_RATE_LIMIT per device (keys.rate_key), in the app's shared limit store."""
-    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
-        return
-    item = parse(current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"])
-    who = keys.rate_key(header)
-    if not limiter.limiter.hit(item, who):
-        reset_at, _remaining = limiter.limiter.get_window_stats(item, who)
-        error = TooManyRequests(_(HTTP_MESSAGES[429]))
-        error.retry_after = max(1, int(reset_at - time.time()))  # type: ignore[attr-defined]
-        raise error
 
 
 def _json(body: dict, status: int, extra: list[tuple[str, str]] | None = None) -> Response:

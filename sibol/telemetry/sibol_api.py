@@ -16,14 +16,14 @@ from sqlalchemy import select
 
 from ..api import json_body
 from ..commands import service as commands
+from ..devices.auth import calling_device, device_rate_limit
 from ..errors import Forbidden, Invalid
 from ..extensions import db
 from ..identity.access import public
 from ..inputs.numbers import finite
 from ..models import utcnow
 from ..models.telemetry import DeviceKey, Reading
-from ..telemetry import ingest
-from .auth import calling_device, device_rate_limit
+from . import ingest
 
 bp = Blueprint("sibol_device", __name__)
 
