@@ -11,7 +11,7 @@ from ..identity import sessions
 from ..identity.access import public, signed_in
 from ..inputs.fields import field_errors
 from . import limits, service
-from .devices import device_name
+from .browsers import browser_name
 
 bp = Blueprint("profile", __name__)
 
@@ -31,8 +31,8 @@ def _render(
         errors=errors or {},
         pending_email=service.pending_email(current_user),
         sign_ins=service.recent_sign_ins(current_user),
-        device_name=device_name,
-        devices=service.devices(service.active_sessions(current_user)),
+        browser_name=browser_name,
+        browsers_and_apps=service.browsers_and_apps(service.active_sessions(current_user)),
     ), status
 
 

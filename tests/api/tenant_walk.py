@@ -42,7 +42,7 @@ NOT_TENANT_IDS = {
     "reminders.stop": "public, addressed by a secret stop token",
     "reminders.stop_page": "public, addressed by a secret stop token (shows the stop button)",
     # One's own browser sessions: any other account's session id, of any barangay, is a 404
-    # (tests/api/test_profile_devices.py).
+    # (tests/api/test_profile_browsers.py).
     "profile.sign_out_session": "the caller's own page session, never another account's",
     "api.profile.sign_out_session": "the caller's own page session, never another account's",
 }
