@@ -55,7 +55,7 @@ FEATURES = (
     "city",  # Barangays and the city dashboard (City Admin)
     "language",
     "commands",  # commands to a machine's controller, from its device page and Process Panels
-    "devices",  # the routes a controller calls: its commands, SIBOL's own device API
+    "devices",  # a machine's controller: its device key and the lean path of its HTTP routes
     "public",  # /b/<slug>, /city/public and their JSON: no sign-in
     "reminders",  # SMS and e-mail the evening before a collection
 )

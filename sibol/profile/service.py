@@ -140,7 +140,8 @@ def active_sessions(account: Account) -> list[ActiveSession]:
 
 
 def browsers_and_apps(found: list[ActiveSession]) -> tuple[list[ActiveSession], list[ActiveSession]]:
-    """One row per signed-in browser or device, and the app tokens no browser sign-in issued.
+    """One row per signed-in browser (on a phone or a computer), and the app tokens no browser
+    sign-in issued.
     A token issued with a browser's sign-in (the console's own islands and apps signing in with
     a password) is that browser's, and ends with it, so it is no separate row."""
     browsers = [s for s in found if s.kind == "browser"]
