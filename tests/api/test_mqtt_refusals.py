@@ -10,13 +10,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from sibol.devices import keys
 from sibol.extensions import db
 from sibol.models.mqtt import MqttDeadLetter
 from sibol.models.telemetry import Reading
 from sibol.mqtt import dispatch, refusals
 from sibol.mqtt.settings import Broker
 from sibol.mqtt.subscriber import Delivery, Subscriber
-from sibol.telemetry import batch, keys
+from sibol.telemetry import batch
 from sibol.telemetry.cli import tick
 from tests.factories import make_admin, make_machine
 from tests.factories_telemetry import healthy, keyed_machine
@@ -49,8 +50,9 @@ def bad_payload(kind: str) -> bytes:
     return payload
 
 
-def good(machine_id: int, seconds: int) -> batch.Incoming:
-    return batch.Incoming(machine_id, json.dumps(healthy(ts=stamp(seconds=seconds))).encode())
+def good(machine_id: int, minutes: int) -> batch.Incoming:
+    """A valid reading `minutes` back: distinct numbers give distinct times, however slow the test."""
+    return batch.Incoming(machine_id, json.dumps(healthy(ts=stamp(minutes_ago=minutes))).encode())
 
 
 def stored(machine_id: int) -> int:
@@ -171,7 +173,7 @@ def test_a_message_that_breaks_the_handler_is_parked_and_the_rest_stored(
 ):
     a, _k = keyed_machine()
     b, _k2 = keyed_machine()
-    breaking = json.dumps({"ph": 7, "ts": stamp(seconds=9), "boom": 1}).encode()
+    breaking = json.dumps({"ph": 7, "ts": stamp(minutes_ago=9), "boom": 1}).encode()
     sub = subscriber(app)
     sub.process(
         [
