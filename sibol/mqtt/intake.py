@@ -38,7 +38,8 @@ def device(machine_id: int) -> str:
 def within_limit(messages: Sequence[Incoming]) -> list[bool]:
     """Per message, whether its device is within its request limit (counted in arrival order)."""
     wanted = Counter(m.machine_id for m in messages)
-    allowed = {m: device_rates.take(device(m), n) for m, n in sorted(wanted.items())}
+    got = device_rates.take({device(m): n for m, n in sorted(wanted.items())})
+    allowed = {m: got[device(m)] for m in wanted}
     seen: dict[int, int] = defaultdict(int)
     out = []
     for message in messages:
