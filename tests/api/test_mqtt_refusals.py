@@ -218,3 +218,16 @@ def test_the_device_page_counts_refusals_and_dead_letters(app, client, login):
     assert "dead letters, 30 days): 1" in page
     assert "{&#34;ph&#34;: 15}" in page or '{"ph": 15}' in page
     keys.revoke_key(machine.id)
+
+
+def test_a_failing_limit_store_refuses_and_parks_nothing(app, monkeypatch):
+    """The device request limit lives in a store of its own; when it fails, readings go through."""
+    from sibol.identity import device_rates
+
+    def broken(_wanted):
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(device_rates, "take", broken)
+    machine, _k = keyed_machine()
+    result = batch.store_messages([good(machine.id, 11), good(machine.id, 12)])
+    assert (result.stored, result.refused) == (2, 0)
