@@ -59,10 +59,11 @@ def fake_values(rng: random.Random) -> dict:
 def fill(database_url: str, machines: int, days: int) -> tuple[list[int], list[str]]:
     """Machines with keys, and `days` of 5-minute readings each with their rollups (bulk)."""
     from sibol import create_app
+    from sibol.devices import keys
     from sibol.extensions import db
     from sibol.models import Area, Machine
     from sibol.models.telemetry import Reading
-    from sibol.telemetry import keys, rollups
+    from sibol.telemetry import rollups
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SIBOL_SAMPLE_DATA": False})
     rng = random.Random(14)

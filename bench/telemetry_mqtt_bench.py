@@ -64,11 +64,11 @@ def prepare(database_url: str, count: int, broker_dir: Path, port: int) -> list[
     from sqlalchemy import insert, select
 
     from sibol import create_app
+    from sibol.devices.keys import hash_key
     from sibol.extensions import db
     from sibol.models import Area, Machine
     from sibol.models.mqtt import MqttDevice
     from sibol.models.telemetry import DeviceKey
-    from sibol.telemetry.keys import hash_key
     from sibol.telemetry.mqtt.broker import write_files
 
     app = create_app({"SIBOL_MQTT_URL": ""})

@@ -30,6 +30,7 @@ from .city import openapi as city_openapi
 from .city import pages as city_pages
 from .cli import register_commands
 from .commands import api as commands_api
+from .commands import device_api
 from .commands import openapi as commands_openapi
 from .commands import pages as commands_pages
 from .config import load_settings
@@ -40,10 +41,7 @@ from .dashboard import api as dashboard_api
 from .dashboard import openapi as dashboard_openapi
 from .dashboard import pages as dashboard_pages
 from .data.retry import install_write_retry
-from .devices import api as devices_api
-from .devices import openapi as devices_openapi
-from .devices import pages as devices_pages
-from .devices import sibol_api
+from .devices import http as devices_http
 from .errors import register_error_handlers
 from .extensions import compress, csrf, db, limiter, login_manager, mail, migrate
 from .household import api as household_api
@@ -88,10 +86,10 @@ from .reports import openapi as reports_openapi
 from .reports import pages as reports_pages
 from .telemetry import api as telemetry_api
 from .telemetry import cli as telemetry_cli
-from .telemetry import device_http
 from .telemetry import live as telemetry_live
 from .telemetry import openapi as telemetry_openapi
 from .telemetry import pages as telemetry_pages
+from .telemetry import sibol_api
 from .telemetry import tasks as telemetry_tasks
 from .web import idempotency, live, offline
 from .web.assets import init_assets
@@ -156,14 +154,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature(
         "telemetry",
         blueprints=(telemetry_pages.bp, telemetry_live.bp),  # live: the live regions' fragments
-        api=(telemetry_api.bp,),
+        api=(telemetry_api.bp, sibol_api.bp),  # sibol_api: SIBOL's own device routes, at its paths
         openapi=telemetry_openapi,
         cli=(telemetry_cli.register_commands,),
         jinja_globals=telemetry_pages.TEMPLATE_GLOBALS,
         tasks=(telemetry_tasks,),
-        # The device routes (keys.device_route) are served in front of the app, without the page
-        # machinery (sessions, CSRF, templates): a reading costs a fraction of a page request.
-        wsgi=(device_http.DeviceRoutes,),
     ),
     Feature("reports", blueprints=(reports_pages.bp,), api=(reports_api.bp,), openapi=reports_openapi),
     Feature(
@@ -173,15 +168,15 @@ FEATURES: tuple[Feature, ...] = (
     Feature(  # commands to a machine's controller, from its device page and Process Panels
         "commands",
         blueprints=(commands_pages.bp,),
-        api=(commands_api.bp,),
+        api=(commands_api.bp, device_api.bp),  # device_api: the controller's side, by its key
         openapi=commands_openapi,
         jinja_globals=commands_pages.TEMPLATE_GLOBALS,
     ),
-    Feature(  # the routes a controller calls: its commands, and SIBOL's own device API at its paths
+    Feature(  # a machine's controller: its device key, and the lean path of its HTTP routes
         "devices",
-        blueprints=(devices_pages.bp,),
-        api=(devices_api.bp, sibol_api.bp),
-        openapi=devices_openapi,
+        # The device routes (keys.device_route) are served in front of the app, without the page
+        # machinery (sessions, CSRF, templates): a reading costs a fraction of a page request.
+        wsgi=(devices_http.DeviceRoutes,),
     ),
     Feature(  # /b/<slug>, /city/public and their JSON: no sign-in
         "public", blueprints=(public_pages.bp,), api=(public_api.bp,), openapi=public_openapi

@@ -72,6 +72,16 @@ class Unsupported(ServiceError):
     status, error = 415, "unsupported_media_type"
 
 
+class TooManyRequests(ServiceError):
+    """Over a rate limit; `retry_after` seconds go out as Retry-After."""
+
+    status, error = 429, "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int | None = None, **extra):
+        super().__init__(message, **extra)
+        self.retry_after = retry_after
+
+
 # Where the spec's client looks for pending accounts and barangays after /api/admin/... (spec
 # section 7). Nothing need answer there, but whatever does is JSON with CORS headers.
 CLIENT_FALLBACK_PATHS = ("/admin/pending-accounts", "/pending-accounts", "/admin/barangays", "/barangays")

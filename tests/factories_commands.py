@@ -6,11 +6,11 @@ from datetime import timedelta
 
 from sqlalchemy import func, select, update
 
+from sibol.devices import keys
 from sibol.extensions import db
 from sibol.identity import tenancy
 from sibol.models import Area, Barangay, Machine, utcnow
 from sibol.models.commands import Command
-from sibol.telemetry import keys
 
 
 def foreign_machine(name: str = "Far Digester") -> tuple[Machine, str]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sibol.telemetry import keys
+from sibol.devices import keys
 from tests.factories import make_machine
 
 MANILA = ZoneInfo("Asia/Manila")

@@ -1,6 +1,6 @@
 """/api/machines/{id}/commands: send, list and cancel a machine's commands (people's clients).
 
-The device's own routes (GET /api/device/commands, its results) are in sibol/devices/api.py.
+The device's own routes (GET /api/device/commands, its results) are in sibol/commands/device_api.py.
 """
 
 from __future__ import annotations

@@ -21,9 +21,8 @@ from flask_babel import gettext as _
 
 from ..errors import Conflict, Invalid, ServiceError
 from ..extensions import db
-from ..mqtt import Message, refusals, register
-from ..mqtt.payload import decode
-from ..mqtt.rates import DeviceRates
+from ..mqtt import Message, intake, refusals, register
+from ..mqtt.refusals import Refusal
 from . import service
 
 log = logging.getLogger(__name__)
@@ -35,33 +34,18 @@ MAX_PAYLOAD = 4096  # an answer is an id, a status and at most 500 characters of
 class Results:
     recorded: int = 0
     repeated: int = 0
-    refused: list[tuple[int, str]] = field(default_factory=list)
-
-
-RATES = DeviceRates("mqtt-command-result")
-
-
-def parse_answer(payload: bytes) -> dict:
-    """The message's JSON object with an id; Invalid names what is wrong."""
-    if len(payload) > MAX_PAYLOAD:
-        raise Invalid(_("The message is longer than %(n)s bytes.", n=MAX_PAYLOAD), field="body")
-    body = decode(payload)
-    if body.get("id") is None:
-        raise Invalid(_("id is required: the command's id."), field="id")
-    return body
+    refused: list[Refusal] = field(default_factory=list)
 
 
 def store_results(messages: list[Message]) -> Results:
     """Record each answer in arrival order; refusals are recorded together at the end."""
     out = Results()
-    for message in messages:
+    screened, out.refused = intake.screen(messages, max_bytes=MAX_PAYLOAD)
+    for message, body in screened:
         machine_id = message.machine_id
-        if not RATES.allow(machine_id):
-            out.refused.append((machine_id, _("Too many messages: the device's rate limit.")))
-            continue
-        body: dict = {}
         try:
-            body = parse_answer(message.payload)
+            if body.get("id") is None:
+                raise Invalid(_("id is required: the command's id."), field="id")
             service.record_result(machine_id, body["id"], body.get("status"), body.get("detail"))
             out.recorded += 1
         except ServiceError as err:
@@ -71,7 +55,8 @@ def store_results(messages: list[Message]) -> Results:
             ):
                 out.repeated += 1
                 continue
-            out.refused.append((machine_id, _("Command result: %(reason)s", reason=err.message)))
+            reason = _("Command result: %(reason)s", reason=err.message)
+            out.refused.append(Refusal(machine_id, reason, message.payload))
     refusals.record(out.refused)
     if out.recorded or out.refused:
         log.info(

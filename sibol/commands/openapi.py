@@ -6,6 +6,7 @@ from ..api.schemas import PAGING, obj, page_of
 from ..models.commands import CommandStatus
 from .rules import KINDS
 
+KEYED = "Authenticated by the device key (Authorization: Device <key> or X-Device-Key: <key>)"
 STATUS = {"type": "string", "enum": [s.value for s in CommandStatus]}
 TIME = {"type": "string", "format": "date-time"}
 VALUE = {
@@ -53,4 +54,21 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "404"],
     },
     ("api.commands.cancel", "POST"): {"response": COMMAND, "errors": ["404", "409"]},
+    # The device's side (sibol/commands/device_api.py)
+    ("api.device_commands.poll_commands", "GET"): {
+        "summary": "The machine's queued commands, oldest first, each now delivered. " + KEYED,
+        "response": obj({"commands": {"type": "array", "items": {"type": "object"}}}, "commands"),
+        "errors": ["401", "429"],
+    },
+    ("api.device_commands.command_result", "POST"): {
+        "summary": "The device's answer to one of its machine's commands. " + KEYED,
+        "body": obj(
+            {
+                "status": {"type": "string", "enum": ["executed", "failed"]},
+                "detail": {"type": "string", "maxLength": 500},
+            },
+            "status",
+        ),
+        "errors": ["400", "401", "404", "409", "415", "429"],
+    },
 }

@@ -1,23 +1,27 @@
-"""Who is calling: the machine named by its device key, sent as `Authorization: Device <key>` or as
-`X-Device-Key: <key>` (the header SIBOL's own backend names). Every device route requires one."""
+"""Who is calling a Flask device route: the machine named by its device key, sent as
+`Authorization: Device <key>` or as `X-Device-Key: <key>` (the header SIBOL's own backend names).
+Every device route requires one, and counts against the device request limit."""
 
 from __future__ import annotations
 
-from flask import current_app, request
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import request
 from flask_babel import gettext as _
 
-from ..errors import Unauthorized
-from ..extensions import limiter
+from ..errors import HTTP_MESSAGES, TooManyRequests, Unauthorized
+from ..identity import device_rates
+from ..identity.authorization import DEVICE_KEY_HEADER, device_key
 from ..models.telemetry import DeviceKey
-from ..telemetry import service as telemetry
-
-HEADER = "X-Device-Key"
+from . import keys
 
 
 def _authorization() -> str | None:
-    """The request's key as an `Authorization: Device <key>` value: X-Device-Key when sent."""
-    raw = request.headers.get(HEADER, "").strip()
-    return f"Device {raw}" if raw else request.headers.get("Authorization")
+    """The request's key as an `Authorization: Device <key>` value (X-Device-Key when sent)."""
+    raw = device_key(request.headers)
+    return f"Device {raw}" if raw else None
 
 
 def calling_device() -> DeviceKey:
@@ -27,20 +31,27 @@ def calling_device() -> DeviceKey:
         raise Unauthorized(
             _(
                 "Send the machine's device key: %(a)s or %(b)s.",
-                a="X-Device-Key: <key>",
+                a=f"{DEVICE_KEY_HEADER}: <key>",
                 b="Authorization: Device <key>",
             )
         )
-    return telemetry.device_for_header(header)
+    return keys.device_for_header(header)
 
 
-def _rate_key() -> str:
-    return telemetry.rate_key(_authorization())
+def check_device_limit(header: str | None) -> None:
+    """Count this request on its device (keys.rate_key) in the one device request limit of every
+    device route and MQTT topic; TooManyRequests (429 with Retry-After) past it."""
+    wait = device_rates.hit(keys.rate_key(header))
+    if wait is not None:
+        raise TooManyRequests(_(HTTP_MESSAGES[429]), retry_after=wait)
 
 
-def _rate() -> str:
-    return current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
+def device_rate_limit(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A Flask device route counts against its device's limit, with every other device route."""
 
+    @wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        check_device_limit(_authorization())
+        return view(*args, **kwargs)
 
-# Each device route is limited per key, as POST /api/telemetry is.
-device_rate_limit = limiter.limit(_rate, key_func=_rate_key)
+    return limited

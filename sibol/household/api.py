@@ -16,13 +16,12 @@ from ..i18n.localtime import iso_utc
 from ..identity.access import module_required
 from ..inputs.uploads import image_response
 from ..models import ModuleId
-from . import client_api, credits, exports, service
+from . import credits, exports, service
 from . import rewards as reward_service
 from .serializers import claim_json, member_json, point_rule_json, reward_json, schedule_json
 
 bp = Blueprint("household", __name__, url_prefix="/household")
 # Registered on /api beside bp: /api/schedules, /api/areas, /api/operators for the spec's client.
-API_BLUEPRINTS = (client_api.bp,)
 
 
 def _filters(statuses: tuple[str, ...]) -> tuple[str, str | None]:

@@ -123,6 +123,19 @@ class SqliteStorage(Storage, MovingWindowSupport):
             conn.executemany("INSERT INTO events (key, at) VALUES (?, ?)", [(key, now)] * amount)
         return True
 
+    def acquire_many(self, wanted: dict[str, int], limit: int, expiry: int) -> dict[str, int]:
+        """Per key, up to wanted[key] entries of its moving window, all in one transaction (the
+        MQTT subscriber counts a whole batch's devices at once); how many each key got."""
+        now = time.time()
+        got: dict[str, int] = {}
+        with self._tx() as conn:
+            for key, amount in wanted.items():
+                conn.execute("DELETE FROM events WHERE key = ? AND at <= ?", (key, now - expiry))
+                (count,) = conn.execute("SELECT COUNT(*) FROM events WHERE key = ?", (key,)).fetchone()
+                got[key] = max(0, min(amount, limit - count))
+                conn.executemany("INSERT INTO events (key, at) VALUES (?, ?)", [(key, now)] * got[key])
+        return got
+
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
         oldest, count = (

@@ -24,8 +24,8 @@ def parse_object(data: bytes) -> dict[str, Any]:
     """The JSON object in `data` (UTF-8). Invalid names what is wrong, and where."""
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Invalid(_("The request body is not valid JSON."), field="body") from None
+    except UnicodeDecodeError:  # said as such: a device's firmware sending Latin-1 learns why
+        raise Invalid(_("The message is not UTF-8 text."), field="body") from None
     if json_depth(text) > MAX_JSON_DEPTH:
         raise Invalid(
             _(

@@ -22,6 +22,7 @@ class Message:
     machine_id: int
     suffix: str  # "telemetry", "commands/result", ...
     payload: bytes
+    retained: bool = False  # handed out by the broker as a retained message (refused: intake)
 
 
 def register(suffix: str, handler: Handler) -> None:

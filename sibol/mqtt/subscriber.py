@@ -9,7 +9,11 @@ subscriptions from its persistence file after a restart but not shared ones (doc
 paho's network thread only queues each message; the main thread takes up to BATCH_SIZE messages
 or whatever arrived within BATCH_WAIT seconds, hands them to the handlers (each commits its own
 transaction), in this process or split by machine over writer processes (writers.py), and only
-then acknowledges them (manual acks, in arrival order). A SIGKILL between
+then acknowledges them (manual acks, in arrival order). A batch whose store raises (an error not
+tied to one message, or one message that breaks a handler) is stored again message by message: a
+message that still fails is parked as a dead letter (refusals.park) and the others are stored, so
+one message never holds back the rest; only when the database cannot take even the dead letter
+does the batch wait, unacknowledged, and is tried again. A SIGKILL between
 the commit and the acks means the broker sends those messages again, so a handler must take a
 message twice without storing it twice (telemetry's (machine, ts) rule, a command's one answer).
 """
@@ -28,8 +32,9 @@ from flask import Flask
 from paho.mqtt.client import Client, MQTTMessage
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from . import dispatch, writers
+from . import dispatch, refusals, writers
 from .settings import Broker, new_client
 
 log = logging.getLogger(__name__)
@@ -51,6 +56,7 @@ class Delivery(NamedTuple):
     payload: bytes
     mid: int
     qos: int
+    retain: bool
 
 
 @dataclass
@@ -58,6 +64,8 @@ class Counters:
     received: int = 0
     ignored: int = 0  # on a topic no handler takes
     batches: int = 0
+    split: int = 0  # batches stored again message by message after an error
+    parked: int = 0  # messages kept as dead letters
 
 
 class Subscriber:
@@ -82,7 +90,13 @@ class Subscriber:
             log.error("the broker refused the subscriber: %s", reason)
             return
         topics = dispatch.subscriptions(self.group)
-        client.subscribe([(t, 1) for t in topics])
+        # Retained messages: none is sent at subscription (a reading retained at the broker is
+        # not new at each reconnect), and a live one keeps its retain flag, so that the handlers'
+        # intake refuses it.
+        options = SubscribeOptions(
+            qos=1, retainAsPublished=True, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND
+        )
+        client.subscribe([(t, options) for t in topics])
         log.info(
             "subscriber %s connected (session present: %s): %s", self.client_id, flags.session_present, topics
         )
@@ -92,7 +106,9 @@ class Subscriber:
             log.warning("subscriber %s lost the broker (%s); reconnecting", self.client_id, reason)
 
     def _on_message(self, _c, _u, message: MQTTMessage) -> None:
-        self.inbox.put(Delivery(message.topic, message.payload, message.mid, message.qos))
+        self.inbox.put(
+            Delivery(message.topic, message.payload, message.mid, message.qos, bool(message.retain))
+        )
 
     # the main thread --------------------------------------------------------------------------
     def start(self) -> None:
@@ -130,11 +146,15 @@ class Subscriber:
             if where is None or where[1] not in dispatch.HANDLERS:  # acknowledged all the same
                 log.warning("ignored a message on %r", message.topic[:200])
                 continue
-            parsed.append(dispatch.Message(where[0], where[1], message.payload))
-        if self.writers is not None:
-            results: object = self.writers.store(parsed)
-        else:
-            results = writers.store(self.app, parsed)
+            parsed.append(dispatch.Message(where[0], where[1], message.payload, message.retain))
+        try:
+            if self.writers is not None:
+                results: object = self.writers.store(parsed)
+            else:
+                results = writers.store(self.app, parsed)
+        except Exception:
+            log.exception("a batch of %d messages failed; storing them one by one", len(parsed))
+            results = self.store_one_by_one(parsed)
         c = self.counters
         c.received += len(messages)
         c.ignored += len(messages) - len(parsed)
@@ -143,6 +163,20 @@ class Subscriber:
         for message in messages:  # after the commit: a crash before this means a resend
             if message.qos:
                 self.client.ack(message.mid, message.qos)
+
+    def store_one_by_one(self, messages: list[dispatch.Message]) -> list[object]:
+        """Each message in a transaction of its own; one that fails is parked as a dead letter.
+        Raises when even the dead letter cannot be written (the database is down)."""
+        self.counters.split += 1
+        results: list[object] = []
+        for message in messages:
+            try:
+                results.append(writers.store(self.app, [message]))
+            except Exception as err:  # noqa: BLE001 - whatever broke, the message is kept
+                with self.app.app_context():
+                    refusals.park(message.machine_id, message.suffix, message.payload, err)
+                self.counters.parked += 1
+        return results
 
     def process_until_stored(self, messages: list[Delivery]) -> None:
         """Store the batch, waiting and trying again while the database refuses it (the messages

@@ -12,7 +12,7 @@ from ..identity.access import public, sign_in_page, signed_in
 from ..inputs.fields import field_errors
 from ..web.home import account_page
 from . import limits, service, two_factor_pages
-from .devices import device_name
+from .browsers import browser_name
 
 bp = Blueprint("profile", __name__)
 
@@ -28,8 +28,8 @@ def _render(
         errors=errors or {},
         pending_email=service.pending_email(current_user),
         sign_ins=service.recent_sign_ins(current_user),
-        device_name=device_name,
-        devices=service.devices(service.active_sessions(current_user)),
+        browser_name=browser_name,
+        browsers_and_apps=service.browsers_and_apps(service.active_sessions(current_user)),
         tf=two_factor_pages.section(),
     ), status
 

@@ -25,7 +25,7 @@ from ..identity.tokens import bearer_from_request, hash_secret
 from ..inputs import rules
 from ..inputs.fields import Errors
 from ..models import Account, ApiToken, EmailChange, SignIn, SignInMethod, utcnow
-from .devices import device_name
+from .browsers import browser_name
 
 SIGN_INS_SHOWN = 10
 SIGN_INS_KEPT = 50
@@ -98,7 +98,7 @@ class ActiveSession:
     @property
     def name(self) -> str:
         """The browser and system, like "Chrome on Android"."""
-        return device_name(self.user_agent)
+        return browser_name(self.user_agent)
 
 
 def active_sessions(account: Account) -> list[ActiveSession]:
@@ -140,8 +140,9 @@ def active_sessions(account: Account) -> list[ActiveSession]:
     return found
 
 
-def devices(found: list[ActiveSession]) -> tuple[list[ActiveSession], list[ActiveSession]]:
-    """One row per signed-in browser or device, and the app tokens no browser sign-in issued.
+def browsers_and_apps(found: list[ActiveSession]) -> tuple[list[ActiveSession], list[ActiveSession]]:
+    """One row per signed-in browser (on a phone or a computer), and the app tokens no browser
+    sign-in issued.
     A token issued with a browser's sign-in (the console's own islands and apps signing in with
     a password) is that browser's, and ends with it, so it is no separate row."""
     browsers = [s for s in found if s.kind == "browser"]

@@ -11,11 +11,13 @@ from flask_login import current_user
 from ..api import json_body
 from ..data.export import wants_csv
 from ..data.rows import get_machine
+from ..devices import service as devices
+from ..devices.service import DeviceRequest, device_rate_limit
 from ..errors import Forbidden, Invalid
-from ..extensions import limiter
 from ..identity.access import module_required, public, signed_in
 from ..models import ModuleId, utcnow
-from . import alerts, device_http, hooks, ingest, keys, notifications, rollups, triage  # noqa: F401 - hooks register on import
+from ..mqtt import refusals as refusal_log
+from . import alerts, hooks, ingest, notifications, rollups, triage  # noqa: F401 - hooks register on import
 from .exports import alerts_csv, readings_csv
 from .panels import EDITOR_ROLES
 from .serializers import alert_json, notification_json, point_json, ts_json
@@ -30,21 +32,13 @@ def require_editor() -> None:
         raise Forbidden(_("Only Admin and Barangay Staff accounts can change this."))
 
 
-def _device_rate_key() -> str:
-    return keys.rate_key(request.headers.get("Authorization"))
-
-
-def _device_rate() -> str:
-    return current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"]
-
-
 @bp.post("/machines/<machine_id>/device-key")
 @module_required(ModuleId.MACHINES)
 def issue_device_key(machine_id: str):
     """Issue the machine's device key (shown once); any older key stops working"""
     get_machine(machine_id)
     require_editor()
-    raw = keys.issue_key(machine_id, actor_id=current_user.id)
+    raw = devices.issue_key(machine_id, actor_id=current_user.id)
     return {
         "success": True,
         "deviceKey": raw,
@@ -58,14 +52,14 @@ def revoke_device_key(machine_id: str):
     """Revoke the machine's device key"""
     get_machine(machine_id)
     require_editor()
-    keys.revoke_key(machine_id)
+    devices.revoke_key(machine_id)
     response = current_app.response_class(status=204)
     del response.headers["Content-Type"]  # no body, so no media type
     return response
 
 
-@keys.device_route("POST", "/api/telemetry")
-def store_readings(device: keys.Device, req: device_http.DeviceRequest) -> tuple[dict, int]:
+@devices.device_route("POST", "/api/telemetry")
+def store_readings(device: devices.Device, req: DeviceRequest) -> tuple[dict, int]:
     """One reading or {readings: [...]} of the device's machine; 202 once they are committed."""
     result = ingest.ingest_for_key(device.machine_id, device.key_hash, req.json())
     if result.notified:
@@ -75,13 +69,13 @@ def store_readings(device: keys.Device, req: device_http.DeviceRequest) -> tuple
 
 @bp.post("/telemetry")
 @public  # authenticated by the device key itself, below
-@limiter.limit(_device_rate, key_func=_device_rate_key)
+@device_rate_limit
 def post_telemetry():
     """Post one reading or {readings: [...]} (Authorization: Device <key>)"""
-    # Served by device_http in front of the app; this view documents the route (OpenAPI) and
+    # Served by sibol/devices/http.py in front of the app; this view documents the route (OpenAPI) and
     # answers the same way should a request reach the app itself.
-    device = keys.authenticate(request.headers.get("Authorization"))
-    body, status = store_readings(device, device_http.DeviceRequest())
+    device = devices.authenticate(request.headers.get("Authorization"))
+    body, status = store_readings(device, DeviceRequest())
     return body, status
 
 
@@ -97,6 +91,32 @@ def latest(machine_id: str):
     return {
         "machineId": machine.id,
         "data": {m: {"value": v["value"], "ts": ts_json(v["ts"])} for m, v in values.items()},
+    }
+
+
+@bp.get("/machines/<machine_id>/telemetry/refusals")
+@module_required(ModuleId.MACHINES)
+def refusals(machine_id: str):
+    """The machine's refused device messages (count, newest 20) and its dead letters"""
+    machine = get_machine(machine_id)  # another barangay's machine is 404
+    count, rows = refusal_log.recent(machine.id)
+    dead_count, dead = refusal_log.dead_letters(machine.id)
+    return {
+        "machineId": machine.id,
+        "refusedCount": count,
+        "data": [
+            {"at": ts_json(r.at), "reason": r.reason, "payload": refusal_log.shown(r.payload)} for r in rows
+        ],
+        "deadLetterCount": dead_count,
+        "deadLetters": [
+            {
+                "at": ts_json(d.at),
+                "topic": d.suffix,
+                "error": d.error,
+                "payload": refusal_log.shown(d.payload[:512]),
+            }
+            for d in dead
+        ],
     }
 
 

@@ -1,9 +1,10 @@
 """Store many devices' messages in one transaction (the MQTT subscriber's write path).
 
-Each message is one device's body, exactly as `POST /api/telemetry` takes it, checked by the same
-functions (ingest.parse_body) and the same per-device rate limit. A refused message stores
-nothing, is counted on the machine and keeps its time and reason (the newest 20 per machine);
-it never stops the batch. The accepted readings of the whole batch are then written at once:
+Each message is one device's body, exactly as `POST /api/telemetry` takes it, screened by the
+subscriber's common steps (sibol.mqtt.intake: retained, rate limit, JSON) and checked by the same
+functions (ingest.parse_body). A refused message stores nothing, is counted on the machine and
+keeps its time, reason and first bytes (sibol.mqtt.refusals); it never stops the batch, nor does
+a machine whose every message of the batch was refused. The accepted readings of the whole batch are then written at once:
 the device rows first (in machine order, which takes their write locks in one order, so two
 subscribers or an HTTP request never deadlock on them), the duplicate check on (machine, ts),
 the new rows, the hourly and daily rollups, and the alerts, oldest reading first per machine.
@@ -40,9 +41,9 @@ from ..errors import Invalid
 from ..extensions import db
 from ..models import utcnow
 from ..models.telemetry import METRICS, Alert, DeviceKey, Reading, Threshold
+from ..mqtt import intake
 from ..mqtt import refusals as refusal_log
-from ..mqtt.payload import decode
-from ..mqtt.rates import DeviceRates
+from ..mqtt.refusals import Refusal
 from . import alerts, ingest, rollups
 from .bulk import DriverStatement
 from .metrics import DEFAULT_RANGES
@@ -56,10 +57,12 @@ ATTEMPTS = 8  # a batch is tried again after a database error (a deadlock, a bus
 
 @dataclass
 class Incoming:
-    """One device message: the machine named by its topic, and the raw payload."""
+    """One device message: the machine named by its topic, the raw payload, and whether the
+    broker handed it out as a retained message."""
 
     machine_id: int
     payload: bytes
+    retained: bool = False
 
 
 @dataclass
@@ -68,10 +71,7 @@ class BatchResult:
     duplicates: int = 0
     refused: int = 0
     notified: int = 0
-    refusals: list[tuple[int, str]] = field(default_factory=list)
-
-
-RATES = DeviceRates("mqtt-device")
+    refusals: list[Refusal] = field(default_factory=list)
 
 
 def store_messages(messages: Iterable[Incoming]) -> BatchResult:
@@ -80,18 +80,19 @@ def store_messages(messages: Iterable[Incoming]) -> BatchResult:
     A database error rolls the whole batch back and runs it again (nothing of a failed attempt is
     kept); the caller acknowledges the messages to the broker only after this returns."""
     now = utcnow()
-    result = BatchResult()  # the refusals found before writing
+    screened, refused = intake.screen(messages)
     accepted: dict[int, list[dict]] = defaultdict(list)
-    for message in messages:
-        if not RATES.allow(message.machine_id):
-            result.refusals.append((message.machine_id, _("Too many messages: the device's rate limit.")))
-            continue
+    payloads: dict[int, list[bytes]] = defaultdict(list)  # each machine's accepted messages
+    for message, body in screened:
         try:
-            accepted[message.machine_id].extend(ingest.parse_body(decode(message.payload), now))
+            readings = ingest.parse_body(body, now)
         except Invalid as err:
-            result.refusals.append((message.machine_id, err.message))
+            refused.append(Refusal(message.machine_id, err.message, message.payload))
+            continue
+        accepted[message.machine_id].extend(readings)
+        payloads[message.machine_id].append(message.payload)
     return with_retry(
-        lambda: _write(accepted, result.refusals, now),
+        lambda: _write(accepted, payloads, refused, now),
         attempts=ATTEMPTS,
         backoff=0.05,
         retryable=lambda _err: True,  # any database error, a busy SQLite file too
@@ -101,7 +102,9 @@ def store_messages(messages: Iterable[Incoming]) -> BatchResult:
     )
 
 
-def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now: datetime) -> BatchResult:
+def _write(
+    accepted: dict[int, list[dict]], payloads: dict[int, list[bytes]], refused: list[Refusal], now: datetime
+) -> BatchResult:
     if db.engine.dialect.name == "mysql" and not db.session().in_transaction():
         # READ COMMITTED: InnoDB then locks only the rows a statement changes, not every row it
         # reads on the way (an UPDATE of a few hundred devices may scan the table), so writers of
@@ -110,11 +113,12 @@ def _write(accepted: dict[int, list[dict]], refused: list[tuple[int, str]], now:
         db.session.connection(execution_options={"isolation_level": "READ COMMITTED"})
     result = BatchResult()
     refusals = list(refused)
-    ids = sorted(accepted)
+    ids = sorted(m for m, rows in accepted.items() if rows)
     valid = _lock_devices(accepted, ids, now) if ids else set()
+    revoked = _("Unknown or revoked device key.")
     for machine_id in ids:
         if machine_id not in valid:
-            refusals.extend((machine_id, _("Unknown or revoked device key.")) for _r in accepted[machine_id])
+            refusals.extend(Refusal(machine_id, revoked, p) for p in payloads[machine_id])
     readings = {m: accepted[m] for m in ids if m in valid}
     connection = db.session.connection()
     new_rows = _new_rows(connection, readings)

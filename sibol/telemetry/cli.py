@@ -8,19 +8,21 @@ from flask.cli import AppGroup
 
 from ..commands import service as commands
 from ..models import utcnow
+from ..mqtt import refusals
 from . import alerts, hooks, notifications, rollups
 from .mqtt.cli import register_mqtt_commands, simulate_over_mqtt
 from .simulator import run
 
 
 def tick() -> dict[str, int]:
-    """The periodic work: overdue commands, silent machines, overdue maintenance, raw retention, pending e-mail."""
+    """The periodic work: overdue commands, silent machines, overdue maintenance, raw retention (readings, MQTT dead letters), pending e-mail."""
     now = utcnow()
     return {
         "expired_commands": commands.expire_due(now=now),
         "silent_alerts": alerts.check_silence(now=now),
         "overdue_notices": hooks.notify_overdue_maintenance(now.date()),
         "purged_readings": rollups.purge_raw(current_app.config["SIBOL_TELEMETRY_RAW_DAYS"], now=now),
+        "purged_dead_letters": refusals.purge_dead_letters(now=now),
         "emails_sent": notifications.deliver_pending(),
     }
 

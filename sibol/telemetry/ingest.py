@@ -17,13 +17,13 @@ from typing import cast
 from flask_babel import gettext as _
 from sqlalchemy import CursorResult, case, insert, or_, select, update
 
+from ..devices.service import forget
 from ..errors import Invalid, Unauthorized
 from ..extensions import db
 from ..inputs.numbers import finite
 from ..models import utcnow
 from ..models.telemetry import METRICS, DeviceKey, Reading
 from . import alerts, group, rollups, single
-from .keys import forget
 from .metrics import metric_info
 
 MAX_READINGS = 500

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..api.schemas import obj
 from ..models.telemetry import METRICS
 from .metrics import SERIES_METRICS
 
@@ -14,6 +15,27 @@ READING = {
     "description": "At least one metric. pH 0-14; methane 0-100; weight, volume and pressure not negative; "
     "ts within the last 30 days and at most 5 minutes ahead (absent: the server's time)",
 }
+SIBOL_TS = {
+    "type": "string",
+    "description": "ISO 8601 with a UTC offset, or epoch milliseconds (absent: now)",
+}
+DEVICE_ERRORS = ["400", "401", "415", "429"]
+KEYED = "Authenticated by the device key (Authorization: Device <key> or X-Device-Key: <key>)"
+
+
+def saved(message: str, data: dict) -> dict:
+    return obj(
+        {
+            "success": {"type": "boolean", "enum": [True]},
+            "message": {"type": "string", "enum": [message]},
+            "data": obj(data),
+        },
+        "success",
+        "message",
+        "data",
+    )
+
+
 RANGE = {"type": "object", "properties": {"min": NUMBER, "max": NUMBER}, "required": ["min", "max"]}
 TIME_Q = {"type": "string", "description": "ISO 8601 or epoch milliseconds"}
 
@@ -54,6 +76,37 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "errors": ["400", "401", "415", "429"],
     },
     ("api.telemetry.latest", "GET"): {"errors": ["404"]},
+    ("api.telemetry.refusals", "GET"): {
+        "response": {
+            "type": "object",
+            "properties": {
+                "machineId": {"type": "integer"},
+                "refusedCount": {"type": "integer", "description": "every refused MQTT message, ever"},
+                "data": {
+                    "type": "array",
+                    "description": "the newest 20 refusals, newest first",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "at": {"type": "string"},
+                            "reason": {"type": "string"},
+                            "payload": {
+                                "type": "string",
+                                "description": "the first 512 bytes, \\xNN for non-UTF-8",
+                            },
+                        },
+                    },
+                },
+                "deadLetterCount": {
+                    "type": "integer",
+                    "description": "messages kept after a handler failed on them",
+                },
+                "deadLetters": {"type": "array", "items": {"type": "object"}},
+            },
+            "required": ["machineId", "refusedCount", "data", "deadLetterCount", "deadLetters"],
+        },
+        "errors": ["404"],
+    },
     ("api.telemetry.series", "GET"): {
         "csv": True,  # also text/csv: format=csv or Accept: text/csv
         "query": {
@@ -111,5 +164,54 @@ OPERATIONS: dict[tuple[str, str], dict] = {
             },
         },
         "errors": ["400", "415"],
+    },
+    # SIBOL's own device API (sibol/telemetry/sibol_api.py)
+    ("api.sibol_device.weight_data", "POST"): {
+        "status": 201,
+        "summary": "SIBOL's scale: weight in kg, or grams when over 1000. " + KEYED,
+        "body": obj({"weight": NUMBER, "deviceId": {"type": "string"}}, "weight"),
+        "response": saved(
+            "Weight data received", {"id": {}, "deviceId": {}, "weight": NUMBER, "timestamp": SIBOL_TS}
+        ),
+        "errors": DEVICE_ERRORS,
+    },
+    ("api.sibol_device.sensor_data", "POST"): {
+        "status": 201,
+        "summary": "SIBOL's digester sensors (kPa, pH, °C, % methane). " + KEYED,
+        "body": obj(
+            {
+                "machineId": {"description": "Must be the key's machine (else 403)"},
+                "pressureSensor": NUMBER,
+                "phSensor": NUMBER,
+                "tempSensor": NUMBER,
+                "methaneSensor": NUMBER,
+                "timestamp": SIBOL_TS,
+            }
+        ),
+        "response": saved("Sensor reading saved", {"id": {}, "machineId": {}, "timestamp": SIBOL_TS}),
+        "errors": [*DEVICE_ERRORS, "403"],
+    },
+    ("api.sibol_device.voltage_current", "POST"): {
+        "status": 201,
+        "summary": "SIBOL's generator meter: voltage 0-500 V, current 0-100 A. " + KEYED,
+        "body": obj(
+            {"voltage": NUMBER, "current": NUMBER, "deviceId": {"type": "string"}, "timestamp": SIBOL_TS},
+            "voltage",
+            "current",
+        ),
+        "response": saved("Voltage and current data saved", {"id": {}, "voltage": NUMBER, "current": NUMBER}),
+        "errors": DEVICE_ERRORS,
+    },
+    ("api.sibol_device.pending_commands", "GET"): {
+        "summary": "SIBOL's command poll: the key's machine's queued commands, each now delivered. " + KEYED,
+        "response": obj(
+            {"count": {"type": "integer"}, "commands": {"type": "array", "items": {"type": "object"}}}
+        ),
+        "errors": ["401", "429"],
+    },
+    ("api.sibol_device.command_executed", "PUT"): {
+        "summary": "SIBOL's answer: the command was executed. " + KEYED,
+        "response": obj({"success": {"type": "boolean"}, "message": {"type": "string"}}),
+        "errors": ["401", "404", "409", "429"],
     },
 }

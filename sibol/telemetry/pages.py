@@ -13,6 +13,7 @@ from flask_login import current_user
 
 from ..commands import service as commands
 from ..data.export import wants_csv
+from ..devices import service as devices
 from ..errors import ServiceError
 from ..identity.access import module_required, signed_in
 from ..models import ModuleId
@@ -21,7 +22,7 @@ from ..mqtt import refusals as refusal_log
 from ..mqtt.settings import mqtt_enabled
 from ..web.lookup import found_or_404, machine_or_404
 from ..web.offline import offline_page
-from . import alerts, connect, digest, keys, notifications, panels, regions, triage
+from . import alerts, connect, digest, notifications, panels, regions, triage
 from .api import require_editor
 from .exports import alerts_csv
 from .metrics import metric_info
@@ -58,8 +59,9 @@ TEMPLATE_GLOBALS = {
 @offline_page
 def device(machine_id: str, new_key: str | None = None):
     machine = machine_or_404(machine_id)
-    state = keys.device_states([machine.id]).get(machine.id)
+    state = devices.device_states([machine.id]).get(machine.id)
     refused_count, refusals = refusal_log.recent(machine.id)
+    dead_letter_count, _dead = refusal_log.dead_letters(machine.id)
     return render_template(
         "machines/device.html",
         machine=machine,
@@ -67,6 +69,8 @@ def device(machine_id: str, new_key: str | None = None):
         readings=regions.latest_readings(machine.id),
         refused_count=refused_count,
         refusals=refusals,
+        dead_letter_count=dead_letter_count,
+        shown_payload=refusal_log.shown,
         mqtt_on=mqtt_enabled(),
         new_key=new_key,
         settings=connect.device_settings(machine.id) if new_key else None,
@@ -83,7 +87,7 @@ def issue_key(machine_id: str):
     machine = machine_or_404(machine_id)
     try:
         require_editor()
-        raw = keys.issue_key(machine.id, actor_id=current_user.id)
+        raw = devices.issue_key(machine.id, actor_id=current_user.id)
     except ServiceError as err:
         flash(err.message, "error")
         return redirect(url_for("telemetry.device", machine_id=machine.id))
@@ -97,7 +101,7 @@ def revoke_key(machine_id: str):
     machine = machine_or_404(machine_id)
     try:
         require_editor()
-        keys.revoke_key(machine.id)
+        devices.revoke_key(machine.id)
         flash(_("Device key revoked: the machine's readings are refused from now on."), "success")
     except ServiceError as err:
         flash(err.message, "error")

@@ -9,10 +9,11 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
+from ..devices import service as devices
 from ..extensions import db
 from ..models import Machine, utcnow
 from ..models.telemetry import Reading
-from . import ingest, keys
+from . import ingest
 from .simulate import DigesterState, backfill
 
 SAMPLE_MACHINES = 3
@@ -28,7 +29,7 @@ def sample_data() -> int:
     now = utcnow().replace(second=0, microsecond=0)
     stored = 0
     for n, machine_id in enumerate(machine_ids):
-        keys.issue_key(machine_id, actor_id=None)  # the raw key is not kept: issue a new one to use it
+        devices.issue_key(machine_id, actor_id=None)  # the raw key is not kept: issue a new one to use it
         state = DigesterState(rng=random.Random(1000 + n))  # noqa: S311 - sample data, not secrets
         rows = backfill(state, now - timedelta(days=SAMPLE_DAYS), now, STEP)
         if n == 0:  # one machine had a sour spell two days ago, so the Alerts view has history

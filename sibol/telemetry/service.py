@@ -15,8 +15,6 @@ from .dashboard import machine_waste_between as machine_waste_between
 from .exports import analytics_csv as analytics_csv
 from .ingest import parse_reading as parse_reading
 from .ingest import store as store_readings
-from .keys import device_for_header as device_for_header
-from .keys import rate_key as rate_key
 from .metrics import metric_info as metric_info
 from .panels import EDITOR_ROLES as EDITOR_ROLES
 from .panels import RANGES as RANGES

@@ -16,9 +16,9 @@ from datetime import UTC, datetime, timedelta
 import requests
 from sqlalchemy import select
 
+from ..devices import service as device_keys
 from ..extensions import db
 from ..models import Area, Machine
-from . import keys
 from .simulate import DigesterState, obey, reading_at
 
 
@@ -178,7 +178,7 @@ def run(
     rng = random.Random(seed)  # noqa: S311 - simulation, not secrets
     devices = []
     for machine in simulated_machines(count):
-        key = keys.issue_key(machine.id, actor_id=None)
+        key = device_keys.issue_key(machine.id, actor_id=None)
         state = DigesterState(rng=random.Random(rng.random()))  # noqa: S311
         devices.append(SimulatedDevice(machine.id, machine.name, key, state))
         echo(f"Machine #{machine.id} {machine.name}: new device key issued")

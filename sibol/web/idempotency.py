@@ -9,7 +9,7 @@ the same account or device key, within 24 hours:
     `Idempotent-Replayed: true`), the view does not run;
   - same key, another body: 422;
   - the first one still running: 409 with Retry-After.
-Keys are per caller (an account, or the device key of the Authorization header), so a replay
+Keys are per caller (an account, or a device's key, however sent), so a replay
 never shows one account another's answer. A request without a signed-in account or a device key
 ignores the header (sign-in, sign-up: there is no caller to keep it for).
 
@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import is_api_path, json_error
 from ..extensions import db
+from ..identity.authorization import device_key
 from ..identity.tenancy.scope import current_scope
 from ..models import utcnow
 from ..models.idempotency import IdempotencyRecord
@@ -78,9 +79,9 @@ def key_problem(raw: str) -> str | None:
 def _owner() -> str | None:
     if current_user.is_authenticated:
         return f"account:{current_user.id}"
-    header = request.headers.get("Authorization", "")
-    if header[:7].lower() == "device ":
-        return "device:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:40]
+    raw = device_key(request.headers)  # Authorization: Device <key>, or X-Device-Key
+    if raw:
+        return "device:" + hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:40]
     return None
 
 

@@ -32,7 +32,7 @@ NOT_TENANT_IDS = {
     "api.auth.verify_email": "public, addressed by a secret one-time token",
     # A device's routes: its key names the machine, so another machine's command id is a 404
     # for it (tests/api/test_commands_api.py, test_sibol_device_api.py); no account reaches them.
-    "api.devices.command_result": "a device's answer, authenticated by its key",
+    "api.device_commands.command_result": "a device's answer, authenticated by its key",
     "api.sibol_device.pending_commands": "a device's poll; the path's deviceId is echoed, not trusted",
     "api.sibol_device.command_executed": "a device's answer, authenticated by its key",
     # Public pages: every barangay's page is public by design, and shows no private record.
@@ -42,7 +42,7 @@ NOT_TENANT_IDS = {
     "reminders.stop": "public, addressed by a secret stop token",
     "reminders.stop_page": "public, addressed by a secret stop token (shows the stop button)",
     # One's own browser sessions: any other account's session id, of any barangay, is a 404
-    # (tests/api/test_profile_devices.py).
+    # (tests/api/test_profile_browsers.py).
     "profile.sign_out_session": "the caller's own page session, never another account's",
     "api.profile.sign_out_session": "the caller's own page session, never another account's",
 }

@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from sibol.devices import keys
 from sibol.errors import Conflict
 from sibol.extensions import db
 from sibol.models import RoleId
 from sibol.models.telemetry import Alert, Reading, Rollup
-from sibol.telemetry import keys
 from tests.factories import make_account
 from tests.factories_telemetry import device, healthy, iso, keyed_machine
 

@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from sibol.devices import keys
 from sibol.extensions import db
 from sibol.models.commands import Command
 from sibol.models.telemetry import Reading
-from sibol.telemetry import keys
 from tests.factories import make_account
 from tests.factories_telemetry import device, iso, keyed_machine
 

@@ -7,11 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
+from sibol.devices import keys
 from sibol.extensions import db
 from sibol.models import RoleId, utcnow
 from sibol.models.telemetry import ROLLUP_CELL_NAMES, SERIES_METRICS, Alert, DeviceKey, Reading, Rollup
 from sibol.mqtt import refusals
-from sibol.telemetry import batch, ingest, keys
+from sibol.telemetry import batch, ingest
 from tests.factories import make_account, make_machine
 from tests.factories_telemetry import healthy, keyed_machine
 

@@ -16,6 +16,7 @@ import re
 import pytest
 from sqlalchemy import select
 
+from sibol.devices import keys
 from sibol.extensions import db
 from sibol.identity import tenancy
 from sibol.models import Account, ClaimState, Machine
@@ -23,7 +24,6 @@ from sibol.models.household import HouseholdMember, Reward, RewardClaim
 from sibol.models.machines import ChemicalAdditive, WasteContainer
 from sibol.models.maintenance import MaintenanceRequest
 from sibol.models.telemetry import Reading
-from sibol.telemetry import keys
 from tests.api.tenant_walk import Caller, same_page, walk
 from tests.api.tenant_world import MARK_B, Tenant
 from tests.factories_household import make_member

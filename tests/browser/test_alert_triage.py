@@ -12,10 +12,10 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
+from sibol.devices.keys import issue_key
 from sibol.extensions import db
 from sibol.models import RoleId, utcnow
 from sibol.models.telemetry import Alert
-from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
 from tests.factories import make_account, make_machine

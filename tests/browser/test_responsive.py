@@ -21,9 +21,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from sibol import seed
+from sibol.devices.keys import issue_key
 from sibol.extensions import db
 from sibol.models import MemberCollection, RoleId
-from sibol.telemetry.keys import issue_key
 from sibol.telemetry.simulate import DigesterState, reading_at
 from sibol.telemetry.simulator import post_reading
 from tests.factories import make_account, make_machine

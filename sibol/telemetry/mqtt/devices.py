@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ...devices import service as device_keys
 from ...mqtt.settings import Broker, topic
-from .. import keys
 from ..simulate import DigesterState, reading_at
 from ..simulator import simulated_machines
 
@@ -59,7 +59,7 @@ def simulate(
 
     devices = []
     for machine in simulated_machines(count):
-        key = keys.issue_key(machine.id, actor_id=None)
+        key = device_keys.issue_key(machine.id, actor_id=None)
         client = device_client(broker, machine.id, key)
         client.on_publish = on_publish
         client.connect_async(broker.host, broker.port, keepalive=60)

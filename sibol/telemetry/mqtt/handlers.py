@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 def store_telemetry(messages: list[Message]) -> batch.BatchResult:
     """Readings in one transaction (telemetry.batch), then e-mail for new notifications."""
-    result = batch.store_messages(batch.Incoming(m.machine_id, m.payload) for m in messages)
+    result = batch.store_messages(batch.Incoming(m.machine_id, m.payload, m.retained) for m in messages)
     log.info(
         "batch: received %d stored %d duplicates %d refused %d",
         len(messages),

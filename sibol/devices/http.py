@@ -17,13 +17,11 @@ from __future__ import annotations
 import json
 import logging
 import re
-import time
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import refresh
-from limits import parse
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 
@@ -36,16 +34,13 @@ from ..errors import (
     ServiceError,
     database_busy,
 )
-from ..extensions import db, limiter
+from ..extensions import db
 from . import keys
+from .auth import check_device_limit
 
 log = logging.getLogger(__name__)
 
 HEADERS = [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-
-
-class TooManyRequests(ServiceError):
-    status, error = 429, "rate_limited"
 
 
 class DeviceRequest:
@@ -109,7 +104,7 @@ class DeviceRoutes:
     def _serve(self, handler: keys.DeviceHandler, ids: dict[str, int]) -> Response:
         try:
             header = request.headers.get("Authorization")
-            _rate_limit(header)
+            check_device_limit(header)  # one count per device over every device route and MQTT
             device = keys.authenticate(header)
             body, status = _run(handler, device, DeviceRequest(), ids)
             return _json(body, status)
@@ -141,19 +136,6 @@ def _unexpected() -> Response:
 def _run(handler: keys.DeviceHandler, device: keys.Device, req: DeviceRequest, ids: dict[str, int]):
     """The handler, again after a retryable database error (its transaction was rolled back)."""
     return with_retry(lambda: handler(device, req, **ids))
-
-
-def _rate_limit(header: str | None) -> None:
-    """SIBOL_TELEMETRY_RATE_LIMIT per device (keys.rate_key), in the app's shared limit store."""
-    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
-        return
-    item = parse(current_app.config["SIBOL_TELEMETRY_RATE_LIMIT"])
-    who = keys.rate_key(header)
-    if not limiter.limiter.hit(item, who):
-        reset_at, _remaining = limiter.limiter.get_window_stats(item, who)
-        error = TooManyRequests(_(HTTP_MESSAGES[429]))
-        error.retry_after = max(1, int(reset_at - time.time()))  # type: ignore[attr-defined]
-        raise error
 
 
 def _json(body: dict, status: int, extra: list[tuple[str, str]] | None = None) -> Response:

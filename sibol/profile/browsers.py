@@ -46,7 +46,7 @@ def _first(rules: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str | N
     return next((name for pattern, name in rules if pattern.search(text)), None)
 
 
-def device_name(user_agent: str | None) -> str:
+def browser_name(user_agent: str | None) -> str:
     """A name like "Chrome on Android", "Safari on iPhone", "Firefox" (system unknown), or "Unknown browser"."""
     text = user_agent or ""
     browser, system = _first(BROWSERS, text), _first(SYSTEMS, text)

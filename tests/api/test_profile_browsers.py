@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sibol.extensions import db
 from sibol.models import ApiToken
 from sibol.models.auth import PageSession
-from sibol.profile.devices import device_name
+from sibol.profile.browsers import browser_name
 from tests.factories import DEFAULT_PASSWORD, make_account, token_for
 
 ANDROID_CHROME = (
@@ -47,7 +47,7 @@ MAC_FIREFOX = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/2010
 )
 def test_a_user_agent_reads_as_browser_on_system(app, agent, name):
     with app.test_request_context():
-        assert device_name(agent) == name
+        assert browser_name(agent) == name
 
 
 def sign_in(app, account, agent: str):

@@ -16,14 +16,14 @@ from sqlalchemy import select
 
 from ..api import json_body
 from ..commands import service as commands
+from ..devices.service import calling_device, device_rate_limit
 from ..errors import Forbidden, Invalid
 from ..extensions import db
 from ..identity.access import public
 from ..inputs.numbers import finite
 from ..models import utcnow
 from ..models.telemetry import DeviceKey, Reading
-from ..telemetry import service as telemetry
-from .auth import calling_device, device_rate_limit
+from . import ingest
 
 bp = Blueprint("sibol_device", __name__)
 
@@ -52,11 +52,11 @@ def _store(device: DeviceKey, body: dict, fields: dict[str, str]) -> tuple[Readi
         theirs = ", ".join(fields)
         raise Invalid(_("Send %(fields)s as numbers.", fields=theirs), field=next(iter(fields)))
     try:
-        reading = telemetry.parse_reading(raw, None, now)
+        reading = ingest.parse_reading(raw, None, now)
     except Invalid as err:
         raise _renamed(err, names) from None
     db.session.commit()  # end the read of the key, as ingest.ingest does
-    result = telemetry.store_readings(device.machine_id, [reading], now=now, merge=True)
+    result = ingest.store(device.machine_id, [reading], now=now, merge=True)
     row = db.session.scalar(
         select(Reading).where(Reading.machine_id == device.machine_id, Reading.ts == reading["ts"])
     )

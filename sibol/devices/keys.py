@@ -6,8 +6,11 @@ no key lookup; a revoked or replaced key is refused by every worker at most that
 Routes that write for the device (POST /api/telemetry) check the key again in their own write
 (`key_hash = ?`), so a reading is never stored under a key revoked before it commits.
 
-`device_route` declares a lean device route (see sibol/telemetry/device_http.py): no page
-session, CSRF, tenancy, access or template machinery, just the key, the body and the service.
+`device_route` declares a lean device route (see sibol/devices/http.py): no page session, CSRF,
+tenancy, access or template machinery, just the key, the body and the service.
+
+`on_key_changed(listener)`: listener(machine_id, raw_key or None) runs after each issue and
+revoke has committed (the broker's side registers one: sibol/telemetry/mqtt/__init__.py).
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from ..extensions import db
 from ..identity.authorization import credentials
 from ..models import utcnow
 from ..models.telemetry import DeviceKey
-from . import mqtt
 
 KEY_PREFIX = "sdk_"
 MAX_KEY_LENGTH = 200
@@ -43,6 +45,22 @@ class Device:
 
     machine_id: int
     key_hash: str
+
+
+KeyListener = Callable[[int, "str | None"], object]
+_listeners: list[KeyListener] = []
+
+
+def on_key_changed(listener: KeyListener) -> KeyListener:
+    """Have `listener(machine_id, raw_key)` called after a key is issued (raw_key) or revoked (None)."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+    return listener
+
+
+def _key_changed(machine_id: int, raw: str | None) -> None:
+    for listener in _listeners:
+        listener(machine_id, raw)
 
 
 _cache: dict[str, tuple[int, float]] = {}  # key hash -> (machine id, monotonic time checked)
@@ -68,7 +86,7 @@ def issue_key(machine_id: int | str, *, actor_id: int | None) -> str:
     device.issued_by_id = actor_id
     device.revoked_at = None
     db.session.commit()
-    mqtt.key_changed(machine.id, raw)  # the broker takes the new key and drops the old one's connection
+    _key_changed(machine.id, raw)  # e.g. the broker takes the new key and drops the old one's connection
     return raw
 
 
@@ -82,7 +100,7 @@ def revoke_key(machine_id: int | str) -> None:
     device.key_hash = None
     device.revoked_at = utcnow()
     db.session.commit()
-    mqtt.key_changed(machine.id, None)  # the broker drops the device's connection
+    _key_changed(machine.id, None)  # e.g. the broker drops the device's connection
 
 
 def device_for_header(header: str | None) -> DeviceKey:
@@ -144,7 +162,7 @@ def forget(digest: str) -> None:
         _cache.pop(digest, None)
 
 
-# The lean device routes: (method, path pattern) -> handler; served by device_http.DeviceRoutes.
+# The lean device routes: (method, path pattern) -> handler; served by http.DeviceRoutes.
 DeviceHandler = Callable[..., tuple[dict, int]]
 DEVICE_ROUTES: dict[tuple[str, str], DeviceHandler] = {}
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 from flask import Blueprint
 
 from ..api import json_body
-from ..commands import service as commands
+from ..devices.service import calling_device, device_rate_limit
 from ..identity.access import public
-from .auth import calling_device, device_rate_limit
-from .sibol_api import bp as sibol_bp
+from . import service as commands
 
-bp = Blueprint("devices", __name__)
-API_BLUEPRINTS = (sibol_bp,)  # SIBOL's own routes, at SIBOL's paths
+bp = Blueprint("device_commands", __name__)
 
 
 @bp.get("/device/commands")
