@@ -9,19 +9,25 @@ mosquitto_conf), so a subscriber's queued messages and sessions survive a broker
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import json
 import os
 import pwd
 import shutil
+import socket
+import subprocess
+import time
 from pathlib import Path
 
+from flask import current_app
 from sqlalchemy import select
 
 from ...extensions import db
 from ...models.mqtt import MqttDevice
 from ...models.telemetry import DeviceKey
-from ...mqtt.settings import CONSOLE_USER
+from ...mqtt.session import hold_session
+from ...mqtt.settings import CONSOLE_USER, Broker
 from . import dynsec
 from .plugin import build_plugin
 
@@ -145,3 +151,51 @@ def write_console_only_files(
     conf = directory / "mosquitto-console-only.conf"
     conf.write_text(mosquitto_conf(directory, port, access_file=access))
     return conf
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def hold_subscriber_session(directory: Path, broker: Broker, timeout: float = 15.0) -> list[str]:
+    """Create the console subscriber's session before any device can publish.
+
+    On a first start (or after its data folder was removed) the broker knows no subscriber
+    session, so a reading a device publishes before `flask mqtt subscribe` has subscribed has
+    no taker: Mosquitto acknowledges it and drops it. So the broker first runs on a private
+    loopback port with a configuration that knows the console and no device
+    (write_console_only_files), the subscriber's session is created there (clean start off,
+    subscribed to its topics), and the broker is stopped with SIGTERM, which saves it in the
+    persistence file that the real broker loads next. Done at every start: subscribing again to
+    the same topics changes nothing. Returns the topics."""
+    port = _free_port()
+    conf = write_console_only_files(directory, port, broker.password, console_user=broker.username)
+    proc = subprocess.Popen(  # noqa: S603 - our own binary and configuration
+        [mosquitto_binary(), "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"mosquitto exited at once (see {directory / 'mosquitto.log'})")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("mosquitto did not start") from None
+                time.sleep(0.05)
+        local = dataclasses.replace(broker, host="127.0.0.1", port=port, tls=False)
+        return hold_session(current_app._get_current_object(), local)  # type: ignore[attr-defined]
+    finally:
+        proc.terminate()  # SIGTERM: Mosquitto saves its state on the way out
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
