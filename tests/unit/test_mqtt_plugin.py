@@ -44,3 +44,9 @@ def test_the_configuration_loads_the_check_before_dynamic_security_and_saves_eve
     assert plugins[1].endswith("mosquitto_dynamic_security.so")
     assert conf.index("plugin_opt_device_prefix sibol-device-") == conf.index(plugins[0]) + 1
     assert "autosave_on_changes true" in conf and "autosave_interval 1" in conf
+
+
+@needs_compiler
+def test_a_timed_save_can_be_chosen_instead(tmp_path):
+    conf = mosquitto_conf(tmp_path, 18830, autosave_seconds=30).splitlines()
+    assert "autosave_interval 30" in conf and "autosave_on_changes true" not in conf

@@ -81,7 +81,10 @@ def mosquitto_conf(
     bind: str = "127.0.0.1",
     log_file: bool = True,
     access_file: str = "dynamic-security.json",
+    autosave_seconds: int = 0,
 ) -> str:
+    """The broker's configuration. `autosave_seconds` 0 (SIBOL_MQTT_AUTOSAVE_SECONDS, the default):
+    its state is saved after every change; N: every N seconds, as Mosquitto does by default."""
     data = directory / "data"
     lines = [
         "# Written by the SIBOL console (flask mqtt prepare) at every start; edits are lost.",
@@ -96,9 +99,9 @@ def mosquitto_conf(
         f"persistence_location {data}/",
         # Save the in-memory state after every change rather than every 30 s: a reading the
         # broker acknowledged to a device while the subscriber was away must survive a crash
-        # of the broker (docs/performance.md measures what it costs).
-        "autosave_on_changes true",
-        "autosave_interval 1",
+        # of the broker (docs/performance.md measures what it costs, and when to trade it).
+        *(["autosave_on_changes true", "autosave_interval 1"] if autosave_seconds <= 0 else []),
+        *([f"autosave_interval {autosave_seconds}"] if autosave_seconds > 0 else []),
         f"max_queued_messages {MAX_QUEUED}",
         "max_inflight_messages 1000",
         "persistent_client_expiration 14d",
@@ -134,7 +137,7 @@ def write_files(
     document = dynsec.config_document(console_user, console_password, device_entries())
     _write_private_json(directory / "dynamic-security.json", document)
     conf = directory / "mosquitto.conf"
-    conf.write_text(mosquitto_conf(directory, port))
+    conf.write_text(mosquitto_conf(directory, port, autosave_seconds=_autosave_seconds()))
     return conf
 
 
@@ -149,8 +152,12 @@ def write_console_only_files(
     access = "dynamic-security-console-only.json"
     _write_private_json(directory / access, dynsec.config_document(console_user, console_password, []))
     conf = directory / "mosquitto-console-only.conf"
-    conf.write_text(mosquitto_conf(directory, port, access_file=access))
+    conf.write_text(mosquitto_conf(directory, port, access_file=access, autosave_seconds=_autosave_seconds()))
     return conf
+
+
+def _autosave_seconds() -> int:
+    return int(current_app.config.get("SIBOL_MQTT_AUTOSAVE_SECONDS") or 0)
 
 
 def _free_port() -> int:
