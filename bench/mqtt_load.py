@@ -57,7 +57,9 @@ class Fleet:
 
     async def _connect(self, device: Device) -> None:
         device.reader, device.writer = await asyncio.open_connection(self.host, self.port)
-        device.writer.write(connect_packet(f"bench-{device.machine_id}", str(device.machine_id), device.key))
+        device.writer.write(
+            connect_packet(f"sibol-device-{device.machine_id}", str(device.machine_id), device.key)
+        )
         head = await device.reader.readexactly(4)
         if head[0] != 0x20 or head[3] != 0:
             raise RuntimeError(f"machine {device.machine_id}: CONNACK refused ({head[3]})")

@@ -8,9 +8,14 @@ one asyncio loop). Each message is one reading of 8 metrics with its own ts.
    counted in the database over the same window (the target is 2,000/s).
 2. Latency at the fleet's rate (401/s): publish -> visible in GET /api/machines/{id}/telemetry/latest,
    sampled twice a second, p50 and p95 (the target is p95 <= 2 s).
-3. Memory: MEMORY_DEVICES devices connected at once; the broker's and the subscriber's RSS.
+3. Subscriber away: the subscriber stopped, DEVICES devices publish BACKLOG_RATE messages/s for
+   BACKLOG_SECONDS, all queued at the broker: PUBACK latency, the broker's CPU seconds and the
+   bytes it wrote (persistence), then the time the restarted subscriber takes to store them.
+   The broker saves its state after every change; `--autosave-every-30s` runs it as it was
+   before (saved every 30 s), for the comparison in docs/performance.md.
+4. Memory: MEMORY_DEVICES devices connected at once; the broker's and the subscriber's RSS.
 
-`--smoke` runs all three at a tiny size in a few seconds (make bench-smoke).
+`--smoke` runs every case at a tiny size in a few seconds (make bench-smoke).
 """
 
 from __future__ import annotations
@@ -49,6 +54,22 @@ def tree_rss_mb(pid: int) -> tuple[float, int]:
     """RSS of a process and its children (the subscriber's writer processes), and how many."""
     children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     return rss_mb(pid) + sum(rss_mb(c) for c in children), 1 + len(children)
+
+
+def broker_usage(pid: int) -> tuple[float, int]:
+    """(CPU seconds, bytes written to storage) of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    io = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+    return cpu, int(io["write_bytes"])
+
+
+def old_autosave(conf: Path) -> None:
+    """The broker's configuration as it was: state saved every 30 s, not after every change."""
+    text = conf.read_text().replace(
+        "autosave_on_changes true\nautosave_interval 1\n", "autosave_interval 30\n"
+    )
+    conf.write_text(text)
 
 
 def broker_fields(raw: str) -> dict:
@@ -210,6 +231,34 @@ async def latency(fleet: Fleet, base: str, token: str, seconds: float, start: da
     return samples
 
 
+async def backlog(
+    fleet: Fleet, broker: Mosquitto, url: str, args: argparse.Namespace, start: datetime
+) -> dict:
+    """The subscriber is stopped: every message waits at the broker."""
+    assert broker.proc is not None
+    waits: list[float] = []  # the PUBACK waits of this case's messages only
+    began = time.monotonic()
+    fleet.on_ack = lambda _d, _mid, sent: sent >= began and waits.append(time.monotonic() - sent)
+    cpu0, written0 = broker_usage(broker.proc.pid)
+    sent = await fleet.run_rate(
+        args.backlog_rate, args.backlog_seconds, lambda d, seq: reading(d, seq, start)
+    )
+    deadline = time.monotonic() + 30
+    while len(waits) < sent and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    cpu1, written1 = broker_usage(broker.proc.pid)
+    fleet.on_ack = None
+    return {
+        "sent": sent,
+        "acked": len(waits),
+        "p50": median(waits),
+        "p95": percentile(waits, 95),
+        "cpu": cpu1 - cpu0,
+        "written": (written1 - written0) / 1e6,
+        "load": ", ".join(f"{v:.1f}" for v in os.getloadavg()),
+    }
+
+
 def run(label: str, url: str, args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="sibol-mqtt-bench-"))
     env = server_env(
@@ -221,6 +270,8 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
     began = time.monotonic()
     devices = prepare(url, total, tmp / "mqtt", port)
     print(f"\n{label}: {total:,} machines with keys in {time.monotonic() - began:.0f} s")
+    if args.autosave_every_30s:
+        old_autosave(tmp / "mqtt" / "mosquitto.conf")
     broker = Mosquitto(tmp / "mqtt", port).start(write=False)
     env["SIBOL_MQTT_URL"] = broker.url
     subscriber = SubscriberProcess(env, tmp / "subscriber.log").start().wait_ready(60)
@@ -256,6 +307,27 @@ def run(label: str, url: str, args: argparse.Namespace) -> None:
                 ]
             )
             summary("telemetry_mqtt", f"{label}: publish->latest p95", f"{percentile(lat, 95):.2f} s")
+            subscriber.stop()
+            before = stored_count(url)
+            b = await backlog(fleet, broker, url, args, start - timedelta(hours=12))
+            t0 = time.monotonic()
+            subscriber.start().wait_ready(60)
+            while stored_count(url) - before < b["acked"] and time.monotonic() - t0 < 300:
+                await asyncio.sleep(0.5)
+            rows.append(
+                [
+                    f"subscriber away: {args.backlog_rate:.0f} msg/s for {args.backlog_seconds:.0f} s, queued",
+                    f"PUBACK p50 {b['p50'] * 1000:.1f} ms, p95 {b['p95'] * 1000:.1f} ms; "
+                    f"broker {b['cpu']:.1f} CPU s, wrote {b['written']:.0f} MB",
+                    f"{b['acked']:,} of {b['sent']:,} acked, {stored_count(url) - before:,} stored "
+                    f"{time.monotonic() - t0:.1f} s after the subscriber's restart; load average {b['load']}",
+                ]
+            )
+            summary(
+                "telemetry_mqtt",
+                f"{label}: subscriber away, broker",
+                f"{b['cpu']:.1f} CPU s, {b['written']:.0f} MB written, PUBACK p95 {b['p95'] * 1000:.1f} ms",
+            )
             await fleet.close()
             many = Fleet("127.0.0.1", port, devices[: args.memory_devices])
             t0 = time.monotonic()
@@ -293,12 +365,20 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=2500, help="messages/s offered in all")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--latency-seconds", type=float, default=20)
+    parser.add_argument(
+        "--backlog-rate", type=float, default=1000, help="messages/s while the subscriber is away"
+    )
+    parser.add_argument("--backlog-seconds", type=float, default=30)
+    parser.add_argument(
+        "--autosave-every-30s", action="store_true", help="the broker as before: its state saved every 30 s"
+    )
     parser.add_argument("--memory-devices", type=int, default=10_000)
     parser.add_argument("--only", choices=("sqlite", "mysql"))
     parser.add_argument("--smoke", action="store_true", help="a tiny run of every case, in seconds")
     args = parser.parse_args()
     if args.smoke:
         args.devices, args.rate, args.seconds, args.latency_seconds, args.memory_devices = 20, 200, 2, 2, 50
+        args.backlog_rate, args.backlog_seconds = 200, 2
         args.only = args.only or "sqlite"
     print(f"MQTT telemetry benchmark: {os.cpu_count()} CPUs")
     if args.only in (None, "sqlite"):

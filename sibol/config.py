@@ -267,6 +267,10 @@ def load_settings(instance_path: str) -> dict:
         "SIBOL_MQTT": _flag("SIBOL_MQTT", "0"),
         "SIBOL_MQTT_URL": os.environ.get("SIBOL_MQTT_URL", "").strip(),
         "MQTT_PORT": int(os.environ.get("MQTT_PORT", "1883")),
+        # The embedded broker saves its state after every change (0), or every N seconds.
+        "SIBOL_MQTT_AUTOSAVE_SECONDS": int(os.environ.get("SIBOL_MQTT_AUTOSAVE_SECONDS", "0")),
+        # The embedded broker's files; empty: this console's own folder (sibol.mqtt.settings.broker_dir).
+        "SIBOL_MQTT_DIR": os.environ.get("SIBOL_MQTT_DIR", "").strip(),
         # Several subscribers share the stream through $share/<group>/... (docs/deploy.md).
         "SIBOL_MQTT_SHARE_GROUP": os.environ.get("SIBOL_MQTT_SHARE_GROUP", "").strip(),
         # Writer processes of a subscriber; empty: 1 on SQLite, 2 on a database server.

@@ -14,6 +14,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
+from .session import HANDLER_LOADER
 from .settings import broker_settings
 from .subscriber import run_forever
 
@@ -28,7 +29,9 @@ def mqtt_group(app: Flask) -> AppGroup:
 
 
 def add_subscribe_command(app: Flask, load_handlers: Callable[[], object]) -> None:
-    """`flask mqtt subscribe`, running the handlers that `load_handlers()` registers."""
+    """`flask mqtt subscribe`, running the handlers that `load_handlers()` registers (kept on the
+    app too, for the embedded broker to create the subscriber's session with the same topics)."""
+    app.extensions[HANDLER_LOADER] = load_handlers
 
     @mqtt_group(app).command("subscribe")
     @click.option(

@@ -2,7 +2,8 @@
 
 SIBOL_MQTT_URL (mqtt://user:password@host:1883, or mqtts:// for TLS) names an existing broker;
 else SIBOL_MQTT=1 means the embedded one that `make run` starts on 127.0.0.1:MQTT_PORT, with the
-console's own credentials generated once into instance/mqtt/. With neither, MQTT is off.
+console's own credentials generated once into its broker folder (broker_dir). With neither, MQTT
+is off.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import paho.mqtt.client as mqtt
 from flask import Flask, current_app
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ..config import state_dir
+
 CONSOLE_USER = "sibol-console"
 TOPIC_ROOT = "sibol/v1/machines"
 
@@ -34,9 +37,12 @@ class Broker:
 
 
 def broker_dir(app: Flask | None = None) -> Path:
-    """Where the embedded broker's files live (instance/mqtt)."""
+    """Where the embedded broker's files live: SIBOL_MQTT_DIR, by default the folder "mqtt" among
+    this console's own files (sibol.config.state_dir: instance/mqtt for the default database), so
+    two consoles of one checkout never share a configuration, device list, persistence file or
+    console secret."""
     app = app or current_app
-    return Path(app.config.get("SIBOL_MQTT_DIR") or Path(app.instance_path) / "mqtt")
+    return Path(app.config.get("SIBOL_MQTT_DIR") or state_dir(app.instance_path) / "mqtt")
 
 
 def console_password(directory: Path) -> str:

@@ -30,19 +30,15 @@ from typing import NamedTuple
 
 from flask import Flask
 from paho.mqtt.client import Client, MQTTMessage
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from . import dispatch, refusals, writers
+from . import dispatch, refusals, session, writers
 from .settings import Broker, new_client
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 500
 BATCH_WAIT = 0.25
-RECEIVE_MAXIMUM = 2000  # unacknowledged messages the broker may send us (more than one batch)
-SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 
 
 class Delivery(NamedTuple):
@@ -72,7 +68,7 @@ class Subscriber:
     def __init__(self, app: Flask, broker: Broker, name: str = "1", group: str | None = None):
         self.app, self.broker = app, broker
         self.group = (group if group is not None else app.config["SIBOL_MQTT_SHARE_GROUP"]) or None
-        self.client_id = f"sibol-subscriber-{name}"
+        self.client_id = session.client_id(name)
         self.inbox: queue.Queue[Delivery] = queue.Queue()
         self.stopping = threading.Event()
         self.counters = Counters()
@@ -112,11 +108,12 @@ class Subscriber:
 
     # the main thread --------------------------------------------------------------------------
     def start(self) -> None:
-        props = Properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = SESSION_NEVER_EXPIRES
-        props.ReceiveMaximum = RECEIVE_MAXIMUM
         self.client.connect_async(
-            self.broker.host, self.broker.port, keepalive=30, clean_start=False, properties=props
+            self.broker.host,
+            self.broker.port,
+            keepalive=30,
+            clean_start=False,
+            properties=session.connect_properties(),
         )
         self.client.loop_start()
 

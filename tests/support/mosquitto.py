@@ -71,6 +71,12 @@ class Mosquitto:
         """SIGTERM: Mosquitto saves its persistence file on the way out."""
         stop_group(self.proc)
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash or a power cut: nothing is saved on the way out."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
     def restart(self) -> None:
         self.stop()
         self.start(write=False)
@@ -132,11 +138,14 @@ class SubscriberProcess:
         stop_group(self.proc)
 
 
-def device_client(port: int, machine_id: int, key: str, **callbacks) -> mqtt.Client:
-    """A device's MQTT 5 connection (reason codes visible), its network loop running."""
+def device_client(
+    port: int, machine_id: int, key: str, client_id: str | None = None, **callbacks
+) -> mqtt.Client:
+    """A device's MQTT 5 connection (reason codes visible), its network loop running; its client
+    id is its own (sibol-device-<machine id>-<a suffix of its own>) unless another is given."""
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2,
-        client_id=f"test-device-{machine_id}-{os.urandom(3).hex()}",
+        client_id=client_id or f"sibol-device-{machine_id}-{os.urandom(3).hex()}",
         protocol=mqtt.MQTTv5,
     )
     client.username_pw_set(str(machine_id), key)

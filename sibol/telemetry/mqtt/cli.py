@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 
 from ...mqtt.cli import mqtt_group
 from ...mqtt.settings import broker_dir, broker_settings, parse_url
-from .broker import mosquitto_binary, write_files
+from .broker import hold_subscriber_session, mosquitto_binary, write_files
 from .devices import simulate
+from .plugin import PluginUnavailable
 
 
 def _embedded_broker():
@@ -29,14 +30,23 @@ def register_mqtt_commands(app: Flask) -> None:
     def prepare_command() -> None:
         """Write the embedded broker's configuration and access list from the database."""
         broker = _embedded_broker()
-        click.echo(write_files(broker_dir(), broker.port, broker.password))
+        try:
+            click.echo(write_files(broker_dir(), broker.port, broker.password))
+        except PluginUnavailable as err:
+            raise click.ClickException(str(err)) from None
 
     @mqtt_cli.command("broker")
     def broker_command() -> None:
-        """Prepare, then run the embedded Mosquitto in the foreground (make run does this)."""
+        """Prepare, create the subscriber's session, then run the embedded Mosquitto in the
+        foreground (make run does this): no device connects before that session exists."""
         broker = _embedded_broker()
-        conf = write_files(broker_dir(), broker.port, broker.password)
-        binary = mosquitto_binary()
+        try:
+            binary = mosquitto_binary()
+            conf = write_files(broker_dir(), broker.port, broker.password)
+            if not current_app.config["SIBOL_MQTT_SHARE_GROUP"]:
+                hold_subscriber_session(broker_dir(), broker)
+        except (FileNotFoundError, RuntimeError) as err:
+            raise click.ClickException(str(err)) from None
         click.echo(f"Mosquitto on 127.0.0.1:{broker.port} ({conf})")
         os.execv(binary, [binary, "-c", str(conf)])  # noqa: S606 - our own configuration
 
