@@ -9,7 +9,6 @@ import pytest
 
 from sibol import emails
 from sibol.extensions import db
-
 from tests.factories import make_account
 
 
@@ -34,7 +33,9 @@ def test_a_reset_code_lands_in_the_outbox_beside_the_database(console_folder, cl
     assert "ana@north.example.test" in written[0].read_text()
 
 
-def test_two_mails_of_one_kind_to_one_address_in_one_second_are_both_kept(console_folder, client, monkeypatch):
+def test_two_mails_of_one_kind_to_one_address_in_one_second_are_both_kept(
+    console_folder, client, monkeypatch
+):
     stamp = time.strftime("%Y%m%d-%H%M%S")
     monkeypatch.setattr(emails.time, "strftime", lambda _fmt, *_when: stamp)  # both in one second
     with client.application.test_request_context():
