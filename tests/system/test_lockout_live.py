@@ -90,6 +90,29 @@ def test_simultaneous_right_passwords_from_one_address_never_lock(server, thread
     assert username not in locked_usernames(server)
 
 
+@pytest.fixture(scope="module")
+def unlimited(tmp_path_factory):
+    """A server without the per-address request limit (10 sign-ins a minute), to send more at once."""
+    yield from live_server(
+        tmp_path_factory.mktemp("lockout-unlimited"),
+        "lockout_unlimited",
+        2,
+        SIBOL_TRUSTED_PROXIES="1",
+        RATELIMIT_ENABLED="0",
+    )
+
+
+def test_twelve_simultaneous_right_passwords_are_neither_locked_nor_slowed(unlimited):
+    """Past five (the address's lock) and past ten (the account's flood meter) at once."""
+    make_user(unlimited, "bench")
+    answers = at_once([lambda: api_login(unlimited, "10.0.7.1", "bench", PASSWORD)] * 12)
+    assert [status for status, _code in answers] == [200] * 12, answers
+    assert "bench" not in locked_usernames(unlimited)
+    # Wrong ones from a new address still lock it at the fifth.
+    wrong = [api_login(unlimited, "10.0.7.2", "bench") for _ in range(6)]
+    assert wrong == [(401, "unauthorized")] * 4 + [(429, "locked")] * 2, wrong
+
+
 def test_right_and_wrong_passwords_at_once_lock_only_after_five_wrong_ones(server):
     make_user(server, "mixed")
     address = "10.0.6.1"
