@@ -316,6 +316,9 @@ def register_request_hooks(app: Flask) -> None:
             g.sibol_bearer = True
             g._login_user = account_for_token(raw) or AnonymousUserMixin()
 
+    # An offline entry sent under another account is refused before its (stale) CSRF token is.
+    app.before_request(offline.refuse_another_accounts_entry)
+
     @app.before_request
     def csrf_for_cookie_writes():
         if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):

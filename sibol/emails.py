@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from pathlib import Path
 
 from flask import current_app, has_app_context, render_template
 from flask_babel import force_locale
@@ -138,7 +139,21 @@ def _to_outbox(message: Message, template: str) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     to = message.recipients[0]  # an address, or a (name, address) pair
     safe_to = re.sub(r"[^A-Za-z0-9@._-]", "_", to if isinstance(to, str) else to[1])
-    path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{template}-{safe_to}.eml"
-    path.write_text(message.as_string())
+    stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{template}-{safe_to}"
+    path = _new_file(folder, stem, message.as_string())
     current_app.logger.info("MAIL_SERVER is not set: wrote %s to %s\n%s", template, path, message.body)
     return True
+
+
+def _new_file(folder: Path, stem: str, text: str) -> Path:
+    """Write `text` to `<stem>.eml`, or `<stem>-2.eml`, `-3`... when a mail of the same second,
+    kind and address is already there: created exclusively, so no mail overwrites another."""
+    n = 1
+    while True:
+        path = folder / (f"{stem}.eml" if n == 1 else f"{stem}-{n}.eml")
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(text)
+            return path
+        except FileExistsError:
+            n += 1

@@ -80,7 +80,9 @@ def downgrade():
             pass
 
     with op.batch_alter_table("api_tokens", schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f("fk_api_tokens_page_session_id_page_sessions"), type_="foreignkey")
+        batch_op.drop_constraint(
+            batch_op.f("fk_api_tokens_page_session_id_page_sessions"), type_="foreignkey"
+        )
         batch_op.drop_index(batch_op.f("ix_api_tokens_page_session_id"))
         batch_op.drop_column("page_session_id")
 

@@ -15,7 +15,7 @@ from flask_login import current_user
 
 from ..data.export import wants_csv
 from ..data.listing import PAGE_SIZES, page_args_lenient, page_link
-from ..errors import Invalid, ServiceError
+from ..errors import Conflict, Invalid, ServiceError
 from ..identity import tenancy
 from ..identity.access import module_required
 from ..inputs.fields import EMAIL_MAX
@@ -291,8 +291,8 @@ def add_area():
     name = request.form.get("name", "")
     try:
         area = areas.create_area(name)
-    except Invalid as err:
-        return _areas_page({"new": err.message}, {"new": name[:200]}, err.status)
+    except (Invalid, Conflict) as err:  # a taken name too: a field error on the form
+        return _areas_page({"new": err.message}, {"new": name[:200]}, 400)
     flash(_("Area %(name)s added.", name=area.name), "success")
     return redirect(url_for("admin.areas_index"))
 
@@ -305,8 +305,8 @@ def rename_area(area_id: int):
     key = f"area-{area_id}"
     try:
         area = areas.update_area(area_id, name=name)
-    except Invalid as err:
-        return _areas_page({key: err.message}, {key: name[:200]}, err.status)
+    except (Invalid, Conflict) as err:
+        return _areas_page({key: err.message}, {key: name[:200]}, 400)
     flash(_("Area renamed to %(name)s.", name=area.name), "success")
     return redirect(url_for("admin.areas_index"))
 

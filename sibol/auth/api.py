@@ -104,6 +104,9 @@ def signup_form(body: dict) -> service.SignupForm:
         raise Invalid(_("Barangay must be a valid number"), field="areaId")
     if isinstance(barangay, str) and len(barangay) > 20:
         raise Invalid(_("Barangay must be a valid number"), field="areaId")
+    # The spec's client sends the username it derived; ours is derived again from the e-mail, but
+    # one the spec's own table could not hold (50 characters) is refused rather than ignored.
+    text_field(body, "username", "Username", label=_("Username"), required=False, max_length=50)
     return service.SignupForm(
         role=role_value(body),
         first_name=text_field(

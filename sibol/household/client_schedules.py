@@ -14,6 +14,7 @@ naming the client's field. Writes go through household/service.py, one transacti
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,8 +180,9 @@ def _area_items(value: Any) -> list | None:
     return None
 
 
-def _areas(errors: Errors, value: Any) -> list[str]:
-    """The names of the areas the Area value names, each a known area of the barangay."""
+def _areas(errors: Errors, value: Any, kept: Sequence[str] = ()) -> list[str]:
+    """The names of the areas the Area value names, each a known area of the barangay or one of
+    `kept` (the changed schedule's own chips, which a GET shows by name when they are not areas)."""
     if errors.missing(value, "Area", _("Area")):
         return []
     items = _area_items(value)
@@ -188,7 +190,7 @@ def _areas(errors: Errors, value: Any) -> list[str]:
         errors.add("Area", _("Area must be an area id, a list of area ids, or area names (see /api/areas)."))
         return []
     by_id = {area_id: name for area_id, name in db.session.execute(select(Area.id, Area.name))}
-    by_name = {name.lower(): name for name in by_id.values()}
+    by_name = {name.lower(): name for name in (*kept, *by_id.values())}
     names: list[str] = []
     for item in items:
         if isinstance(item, str) and not item.strip():
@@ -219,26 +221,34 @@ def _status(errors: Errors, value: Any) -> str | None:
     return found.value
 
 
-def _values(body: dict, *, partial: bool) -> tuple[dict, Account | None]:
-    """The household service's values for the fields the body holds (all of them unless partial),
-    and the operator chosen; Invalid names every bad field by the client's name."""
+def _values(body: dict, current: CollectionSchedule | None = None) -> tuple[dict, Account | None]:
+    """The household service's values for the fields the body holds (all of them for a new
+    schedule; for a change of `current`, those sent) and the operator chosen; Invalid names every
+    bad field by the client's name. A change may send back a value exactly as a GET shows it for
+    that schedule (no operator, a contact that is not a mobile, an area typed on our own form that
+    is not an area of the barangay): what the console shows is saved unchanged."""
     errors = Errors()
     values: dict[str, Any] = {}
     operator = None
 
     def has(name: str) -> bool:
-        return not partial or name in body
+        return current is None or name in body
 
-    if has("Account_id"):
+    def as_shown(name: str, shown: Any) -> bool:
+        return current is not None and body.get(name) == shown
+
+    if has("Account_id") and not as_shown("Account_id", current and current.collector_id):
         operator = _operator(errors, body.get("Account_id"))
         if operator is not None:
             values["maintenancePerson"] = operator.full_name[:100]
     if "Collector" in body:
         values["maintenancePerson"] = rules.text(errors, body.get("Collector"), "Collector", _("Collector"))
     if has("Contact"):
-        values["collectorContact"] = _contact(errors, body.get("Contact"))
+        stored = current.collector_contact if current is not None else ""
+        if not as_shown("Contact", mobile(stored) or stored):
+            values["collectorContact"] = _contact(errors, body.get("Contact"))
     if has("Area"):
-        values["areas"] = _areas(errors, body.get("Area"))
+        values["areas"] = _areas(errors, body.get("Area"), current.area_names if current is not None else [])
     if has("Date_of_collection"):
         day = rules.day(errors, body.get("Date_of_collection"), "Date_of_collection", _("Date of Collection"))
         values["dateOfCollection"] = day.isoformat() if day else None
@@ -260,7 +270,7 @@ def _in_client_names(err: Invalid) -> Invalid:
 def create(body: dict) -> CollectionSchedule:
     """A new schedule from {Account_id, Contact, Area, Date_of_collection, sched_stat_id?,
     Collector?}; Pending unless sched_stat_id says otherwise."""
-    values, operator = _values(body, partial=False)
+    values, operator = _values(body)
     try:
         return service.create_schedule(values, collector_id=operator.id if operator else None)
     except Invalid as err:
@@ -269,8 +279,7 @@ def create(body: dict) -> CollectionSchedule:
 
 def update(schedule_id: int, body: dict) -> CollectionSchedule:
     """Changes the fields the body holds (any of create's); an unknown id is NotFound first."""
-    service.get_schedule(schedule_id)
-    values, operator = _values(body, partial=True)
+    values, operator = _values(body, service.get_schedule(schedule_id))
     try:
         return service.update_schedule(
             schedule_id, values, collector_id=operator.id if operator else service.UNCHANGED

@@ -2,16 +2,22 @@
 change asks for), kept in the database so every process counts together.
 
 Each check is counted before the password is compared, by a conditional UPDATE, so simultaneous
-guesses cannot slip past a limit together. Two counts stand guard (docs/auth.md says why):
+guesses cannot slip past a limit together; a right password then gives its count back, so only
+wrong ones stay counted. Two counts stand guard (docs/auth.md says why):
 
-- Per login name and client address (an IPv6 address by its /64): MAX_FAILURES checks within
-  WINDOW lock that name for that address only, for LOCK_BASE, doubling with each further lock up
-  to LOCK_MAX (one hour). The owner elsewhere is not locked out, and one address cannot lock
-  everyone's accounts.
+- Per login name and client address (an IPv6 address by its /64): MAX_FAILURES wrong passwords
+  within WINDOW lock that name for that address only, for LOCK_BASE, doubling with each further
+  lock up to LOCK_MAX (one hour). The owner elsewhere is not locked out, and one address cannot
+  lock everyone's accounts. At most MAX_FAILURES checks are compared at once (`in_flight` counts
+  those still comparing): a further one waits (up to IN_FLIGHT) for them to finish, and the lock
+  starts only when MAX_FAILURES finished checks were wrong, so any number of simultaneous right
+  passwords never locks the account.
 - Per login name from every address (the flood meter): past FLOOD_FREE failures, each further
   check must wait a delay that doubles with each failure, up to FLOOD_DELAY_MAX. Many addresses
   together therefore still get only a few guesses an hour. Addresses the account signed in from
-  (for TRUST_FOR) do not wait: the owner on their usual network is not slowed.
+  (for TRUST_FOR) do not wait: the owner on their usual network is not slowed. A check refused
+  while other checks are still being compared (`in_flight`) waits for them too, up to IN_FLIGHT
+  (a right one gives its count back), so simultaneous right passwords are not slowed either.
 
 A correct password clears its address's count and marks the address as the account's. A
 completed password reset or set-password link (`lift`) ends every lock and the flood count, and
@@ -27,6 +33,7 @@ import hashlib
 import ipaddress
 import math
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -50,6 +57,11 @@ FLOOD_DELAY_MAX = timedelta(minutes=15)
 FLOOD_WINDOW = timedelta(days=1)  # the flood count is forgotten after a day without failures
 TRUST_FOR = timedelta(days=30)
 NOTIFY_EVERY = LOCK_MAX
+# How long a check counted in advance may still be comparing its password (argon2id takes about
+# 50 ms; many at once on a busy machine, a few seconds): a check refused only because of such
+# checks waits this long for them, polling every IN_FLIGHT_POLL seconds.
+IN_FLIGHT = timedelta(seconds=5)
+IN_FLIGHT_POLL = 0.05
 
 
 class Refused(ServiceError):
@@ -145,27 +157,38 @@ class Attempt:
     source_key: str
     address: str
     account: Account | None
-    lock_started: datetime | None  # this check was the last its address may make: locked until
     flood_started: bool  # this check brought the account's count to where slowing starts
+    lock_started: datetime | None = None  # set by `failed` when this check began the lock
 
     def succeeded(self) -> None:
         """The right password: its address's count and lock end and the address counts as the
         account's; the flood count gives back this check (the caller commits)."""
         now = utcnow()
+        store.landed(self.source_key)
         store.succeed(self.source_key, now, now + TRUST_FOR)
         store.give_back(self.key)
+        store.landed(self.key)
 
     def release(self) -> None:
         """Nothing was compared (an account with no password yet): the check is given back; commits."""
-        store.give_back(self.source_key)
-        store.give_back(self.key)
+        for key in (self.source_key, self.key):
+            store.give_back(key)
+            store.landed(key)
         db.session.commit()
 
     def failed(self) -> Notice | None:
-        """A wrong password (already counted). Commits. Returns what the owner must hear when a
-        lock or the slowing starts (once an hour at most), else None; the caller mails it, then
-        calls `raise_if_locked`."""
+        """A wrong password (already counted). When the address's wrong passwords reach the limit,
+        this one starts the lock (one caller does, by a conditional UPDATE). Commits. Returns what
+        the owner must hear when a lock or the slowing starts (once an hour at most), else None;
+        the caller mails it, then calls `raise_if_locked`."""
         now = utcnow()
+        store.landed(self.source_key)
+        store.landed(self.key)
+        row = store.current(self.source_key)
+        if row is not None and row.failures - row.in_flight >= MAX_FAILURES:
+            until = now + lock_length(row.lock_count + 1)
+            if store.start_lock(self.source_key, now, until, MAX_FAILURES):
+                self.lock_started = until
         owner = self.account
         started = self.lock_started is not None or self.flood_started
         tell = owner is not None and started and store.claim_notice(self.key, now, NOTIFY_EVERY)
@@ -180,6 +203,10 @@ class Attempt:
         """Raises Locked when this check began the lock of its address."""
         if self.lock_started is not None:
             raise Locked(self.lock_started)
+
+
+class _InFlight(Exception):
+    """Refused only because checks counted moments ago are still being compared: wait for them."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +228,19 @@ class Notice:
 def begin(account: Account | None, login: str) -> Attempt:
     """Count a password check for the login from this address before the password is compared;
     commits. Raises Locked while the address is locked for this login, and Throttled while the
-    flood count asks this address to wait. Nothing else may be pending in the session."""
+    flood count asks this address to wait. A check refused only because others are still being
+    compared waits for them (up to IN_FLIGHT). Nothing else may be pending in the session."""
+    deadline = time.monotonic() + IN_FLIGHT.total_seconds()
+    while True:
+        try:
+            return _count(account, login, may_wait=time.monotonic() < deadline)
+        except _InFlight:
+            time.sleep(IN_FLIGHT_POLL)
+
+
+def _count(account: Account | None, login: str, *, may_wait: bool) -> Attempt:
+    """One try of `begin`: raises _InFlight (when `may_wait`) instead of a refusal
+    that checks still being compared may lift."""
     now = utcnow()
     key = key_for(account, login)
     address = source_address()
@@ -209,17 +248,24 @@ def begin(account: Account | None, login: str) -> Attempt:
     account_id = account.id if account is not None else None
     store.ensure(here, account_id, now)
     store.ensure(key, account_id, now)
-    if not store.count_check(here, now, WINDOW):
+    if not store.count_check(here, now, WINDOW, MAX_FAILURES):
         db.session.rollback()
         row = store.current(here)
-        raise Locked(row.locked_until if row is not None and row.locked_until else now + LOCK_BASE)
+        if row is not None and row.locked_until is not None and row.locked_until > now:
+            raise Locked(row.locked_until)
+        if row is not None and row.in_flight == 0:
+            # Wrong passwords only, whose last check did not get to start the lock (its process died).
+            until = now + lock_length(row.lock_count + 1)
+            store.start_lock(here, now, until, MAX_FAILURES)
+            db.session.commit()
+            raise Locked(until)
+        if may_wait:
+            raise _InFlight
+        # Still comparing after IN_FLIGHT (a very busy machine, or a process that died while
+        # comparing, whose count ends with the window): try again shortly; never a lock.
+        raise Throttled(now + IN_FLIGHT)
     row = store.current(here)
-    failures, lock_count = (row.failures, row.lock_count) if row is not None else (1, 0)
     trusted = row is not None and row.trusted_until is not None and row.trusted_until > now
-    lock_started = None
-    if failures >= MAX_FAILURES:
-        lock_started = now + lock_length(lock_count + 1)
-        store.start_lock(here, now, lock_started)
     # The latest last-failure time that lets a check through, for each count where slowing
     # grows (up to where it stays at FLOOD_DELAY_MAX); an address the account uses never waits.
     latest = None if trusted else {n: now - flood_delay(n) for n in range(FLOOD_FREE, FLOOD_FREE + 12)}
@@ -228,11 +274,13 @@ def begin(account: Account | None, login: str) -> Attempt:
         meter = store.current(key)
         if meter is None or meter.last_failure_at is None:  # pragma: no cover - counted above
             raise Throttled(now + FLOOD_DELAY_BASE)
+        if may_wait and meter.in_flight > 0:
+            raise _InFlight  # checks still being compared: right ones give their count back
         raise Throttled(meter.last_failure_at + flood_delay(meter.failures))
     meter = store.current(key)
     flood_started = meter is not None and meter.failures == FLOOD_FREE
     db.session.commit()
-    return Attempt(key, here, address, account, lock_started, flood_started)
+    return Attempt(key, here, address, account, flood_started)
 
 
 def lift(account: Account) -> None:

@@ -32,7 +32,14 @@ def matched(statement: Executable) -> int:
 
 def ensure(key: str, account_id: int | None, now: datetime) -> None:
     """Insert the row when it is missing, in one statement that simultaneous callers may all run."""
-    values = {"key": key, "account_id": account_id, "failures": 0, "window_start": now, "lock_count": 0}
+    values = {
+        "key": key,
+        "account_id": account_id,
+        "failures": 0,
+        "window_start": now,
+        "lock_count": 0,
+        "in_flight": 0,
+    }
     stmt: Executable
     if db.session.get_bind().dialect.name == "sqlite":
         stmt = sqlite_insert(Row).values(**values).on_conflict_do_nothing(index_elements=["key"])
@@ -46,17 +53,23 @@ def current(key: str) -> Row | None:
     return db.session.scalar(select(Row).where(Row.key == key).execution_options(populate_existing=True))
 
 
-def count_check(key: str, now: datetime, window: timedelta) -> bool:
-    """Count one check for an address unless it is locked; True when counted. A count older than
-    the window starts again at one."""
+def count_check(key: str, now: datetime, window: timedelta, limit: int) -> bool:
+    """Count one check for an address unless it is locked or already holds `limit` checks (wrong
+    ones, and ones still being compared: `in_flight`); True when counted. A count older than the
+    window starts again at one."""
     fresh = Row.window_start > now - window
     return bool(
         matched(
             update(Row)
-            .where(Row.key == key, or_(Row.locked_until.is_(None), Row.locked_until <= now))
+            .where(
+                Row.key == key,
+                or_(Row.locked_until.is_(None), Row.locked_until <= now),
+                or_(~fresh, Row.failures < limit),
+            )
             # MySQL assigns left to right, each seeing the ones before: window_start goes second.
             .ordered_values(
                 (Row.failures, case((fresh, Row.failures + 1), else_=1)),
+                (Row.in_flight, case((fresh, Row.in_flight + 1), else_=1)),
                 (Row.window_start, case((fresh, Row.window_start), else_=now)),
                 (Row.last_failure_at, now),
             )
@@ -64,12 +77,20 @@ def count_check(key: str, now: datetime, window: timedelta) -> bool:
     )
 
 
-def start_lock(key: str, now: datetime, until: datetime) -> None:
-    """The address's count reached the limit: it is locked until `until`, counting afresh after."""
-    matched(
-        update(Row)
-        .where(Row.key == key)
-        .values(locked_until=until, lock_count=Row.lock_count + 1, failures=0, window_start=now)
+def start_lock(key: str, now: datetime, until: datetime, limit: int) -> bool:
+    """The address's wrong passwords (its count less the checks still in flight) reached `limit`
+    and it is not locked yet: it is locked until `until`, counting afresh after. True for the one
+    caller that started the lock."""
+    return bool(
+        matched(
+            update(Row)
+            .where(
+                Row.key == key,
+                Row.failures - Row.in_flight >= limit,
+                or_(Row.locked_until.is_(None), Row.locked_until <= now),
+            )
+            .values(locked_until=until, lock_count=Row.lock_count + 1, failures=0, window_start=now)
+        )
     )
 
 
@@ -95,6 +116,7 @@ def count_flood(key: str, now: datetime, latest: dict[int, datetime] | None, for
             .ordered_values(
                 (Row.failures, case((fresh, Row.failures + 1), else_=1)),
                 (Row.last_failure_at, now),
+                (Row.in_flight, Row.in_flight + 1),
             )
         )
     )
@@ -103,6 +125,11 @@ def count_flood(key: str, now: datetime, latest: dict[int, datetime] | None, for
 def give_back(key: str) -> None:
     """Take one check off the count (it turned out right, or compared nothing)."""
     matched(update(Row).where(Row.key == key, Row.failures > 0).values(failures=Row.failures - 1))
+
+
+def landed(key: str) -> None:
+    """A counted check has been compared (or gave up): it is no longer in flight."""
+    matched(update(Row).where(Row.key == key, Row.in_flight > 0).values(in_flight=Row.in_flight - 1))
 
 
 def succeed(key: str, now: datetime, trusted_until: datetime) -> None:

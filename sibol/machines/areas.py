@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ..data.rows import get_by_id
-from ..errors import Invalid, NotFound
+from ..errors import Conflict, Invalid, NotFound
 from ..extensions import db
 from ..models import Area, Barangay, Machine, utcnow
 
@@ -110,7 +110,7 @@ def _check_free(area: Area) -> None:
         )
     )
     if taken is not None:
-        raise Invalid(_("An area named %(name)s already exists.", name=area.name), field="name")
+        raise Conflict(_("An area named %(name)s already exists.", name=area.name), field="name")
 
 
 def _save(area: Area) -> Area:
@@ -121,8 +121,8 @@ def _save(area: Area) -> Area:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Invalid(_("An area named %(name)s already exists.", name=name), field="name") from None
-    except Invalid:
+        raise Conflict(_("An area named %(name)s already exists.", name=name), field="name") from None
+    except (Invalid, Conflict):
         db.session.rollback()
         raise
     return area

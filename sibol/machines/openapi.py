@@ -93,7 +93,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
             {"success": {"type": "boolean"}, "message": {"type": "string"}, "data": AREA}, "data"
         ),
         "status": 201,
-        "errors": ["400", "403", "415"],
+        "errors": ["400", "403", "409", "415"],
     },
     ("api.machines.update_area", "PATCH"): {
         "summary": "Rename an area, retire it (no new machines or schedules; its history stays) or restore it",
@@ -106,7 +106,7 @@ OPERATIONS: dict[tuple[str, str], dict] = {
         "response": obj(
             {"success": {"type": "boolean"}, "message": {"type": "string"}, "data": AREA}, "data"
         ),
-        "errors": ["400", "403", "404", "415"],
+        "errors": ["400", "403", "404", "409", "415"],
     },
     ("api.machines.chemical_additives", "GET"): {
         "csv": True,  # also text/csv: format=csv or Accept: text/csv

@@ -43,7 +43,8 @@ class LoginFailures(Model):
     key is `account:<id>` for an account (its username and e-mail count together) or
     `name:<sha256 prefix>` for an unknown name, which is treated the same so the answer reveals
     nothing. That row counts checks from every address (the flood meter: `failures`,
-    `last_failure_at`, `notified_at`); a row `<key>@<address digest>` counts one address's
+    `last_failure_at`, `notified_at`; `in_flight`: checks counted there whose password is still
+    being compared, which a right one gives back); a row `<key>@<address digest>` counts one address's
     checks and holds that address's lock (`locked_until`, `lock_count`) and whether the account
     signed in from there (`trusted_until`). Shared by every process through the database."""
 
@@ -57,6 +58,7 @@ class LoginFailures(Model):
     last_failure_at: Mapped[datetime | None] = mapped_column(DateTime)
     trusted_until: Mapped[datetime | None] = mapped_column(DateTime)
     notified_at: Mapped[datetime | None] = mapped_column(DateTime)
+    in_flight: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     account: Mapped[Account | None] = relationship()
 

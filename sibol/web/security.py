@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from flask import Flask, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -10,10 +11,22 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .vite_dev import dev_server_url
 
 
+def origin_of(url: str | None) -> str | None:
+    """scheme://host[:port] of an absolute http(s) address; None for anything else."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 @lru_cache(maxsize=256)
-def content_security_policy(dev_server: str | None, style_sources: tuple[str, ...] = ()) -> str:
+def content_security_policy(
+    dev_server: str | None, style_sources: tuple[str, ...] = (), client_origin: str | None = None
+) -> str:
     """style_sources: the 'sha256-…' of the page's inline critical CSS (sibol/web/critical_css.py).
     Style attributes set from scripts (React, Chart.js) go through the CSSOM, which CSP allows.
+    client_origin: the spec's client (SIBOL_CLIENT_URL), where some of our forms end (set-password
+    redirects to its /login); browsers apply form-action to a form's redirects too.
     Cached: the same few policies were rebuilt on every response."""
     script = "'self'"
     connect = "'self'"
@@ -34,7 +47,7 @@ def content_security_policy(dev_server: str | None, style_sources: tuple[str, ..
             f"connect-src {connect}",
             "object-src 'none'",
             "base-uri 'self'",
-            "form-action 'self'",
+            f"form-action 'self' {client_origin}" if client_origin else "form-action 'self'",
             "frame-ancestors 'none'",
         ]
     )
@@ -51,6 +64,8 @@ def install_security(app: Flask) -> None:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["REMEMBER_COOKIE_SECURE"] = True
 
+    client_origin = origin_of(app.config.get("SIBOL_CLIENT_URL"))
+
     @app.after_request
     def security_headers(response):
         if getattr(response, "sibol_bare", False):
@@ -58,7 +73,7 @@ def install_security(app: Flask) -> None:
         headers = response.headers
         headers.setdefault(
             "Content-Security-Policy",
-            content_security_policy(dev_server_url(), tuple(g.get("sibol_style_sources", ()))),
+            content_security_policy(dev_server_url(), tuple(g.get("sibol_style_sources", ())), client_origin),
         )
         headers.setdefault("X-Content-Type-Options", "nosniff")
         headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")

@@ -14,21 +14,29 @@
  *   "sibol-offline"): sent on Background Sync
  *   ("sibol-offline-entries", registered by the page when it keeps an entry); the page's own
  *   sending on the online event and on visits stays as the fallback.
- * - Sign-out (POST /logout) and a session ended elsewhere (a page answered with the sign-in page)
- *   drop every kept page and the offline entries: phones are shared.
+ * - Shared phones: the sibol_account cookie names the account signed in (sibol/web/offline.py).
+ *   When it changes or goes (another account signed in, the session ended, sign-out), every
+ *   kept page is dropped; with no signal, a kept page is shown only while the cookie names its
+ *   account. Sign-out (POST /logout) also drops the signing-out account's entries (the page warned
+ *   first). Entries belong to the account that typed them: the worker sends only those of the
+ *   account signed in, stating their author (the server refuses another's); the others wait,
+ *   listed on the pages as saved by their author, until that account signs in again.
  */
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
 import {
+  ACCOUNT_COOKIE,
   allEntries,
-  DB_NAME,
   dropEntry,
+  isAnotherAccounts,
   isLater,
+  isOwnedBy,
   postEntry,
   putEntry,
   refusalMessage,
+  signedInAccount,
   SYNC_TAG,
 } from "../components/household/offline-store";
 
@@ -39,7 +47,6 @@ declare const self: ServiceWorkerGlobalScope & {
 export const PAGES_CACHE = "sibol-pages";
 const META_CACHE = "sibol-meta";
 const OWNER_KEY = "/__sibol/owner";
-export const ENTRIES_DB = DB_NAME;
 const DETAIL_DIALOG = /^\/maintenance\/requests\/\d+\/dialog$/;
 const OFFLINE_PAGES = [
   /^\/household\/collection-day$/,
@@ -51,12 +58,32 @@ const OFFLINE_PAGES = [
 precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/^v$/] });
 cleanupOutdatedCaches();
 
-async function forgetEverything(): Promise<void> {
+/** Every kept page leaves the phone (they hold residents' names); the entries stay. */
+async function forgetPages(): Promise<void> {
   await Promise.all([caches.delete(PAGES_CACHE), caches.delete(META_CACHE)]);
-  await new Promise<void>((resolve) => {
-    const request = indexedDB.deleteDatabase(ENTRIES_DB);
-    request.onsuccess = request.onerror = request.onblocked = () => resolve();
-  });
+}
+
+/** Sign-out of `account`: the kept pages and that account's entries leave the phone. */
+async function signOut(account: string | null | undefined): Promise<void> {
+  await forgetPages();
+  for (const entry of await allEntries()) if (isOwnedBy(entry, account)) await dropEntry(entry.key);
+}
+
+/** The account part of a page's mark (`<account>.<barangay>`). */
+const accountOf = (owner: string | null | undefined) => (owner ?? "").split(".")[0];
+
+/** The owner of the kept pages, as their mark said. */
+async function keptOwner(): Promise<string | null> {
+  const known = await (await caches.open(META_CACHE)).match(OWNER_KEY);
+  return known ? known.text() : null;
+}
+
+/** The cookie says another account (or none) than the kept pages': drop them. */
+async function checkAccount(): Promise<void> {
+  const account = await signedInAccount();
+  if (account === undefined) return; // this browser cannot tell: the pages' own check stands
+  const owner = await keptOwner();
+  if (owner !== null && accountOf(owner) !== account) await forgetPages();
 }
 
 /** Keeps only pages of one account and barangay: another owner's mark empties the cache first. */
@@ -83,8 +110,19 @@ const pages = new NetworkFirst({
       },
       fetchDidSucceed: async ({ response }) => {
         // Sent to the sign-in page: the session ended (here or elsewhere).
-        if (response.redirected && new URL(response.url).pathname === "/login") await forgetEverything();
+        if (response.redirected && new URL(response.url).pathname === "/login") await forgetPages();
+        else await checkAccount();
         return response;
+      },
+      // With no signal: a kept page is shown only while the browser is still signed in as its
+      // account (an ended session's cookie is gone); otherwise every kept page is dropped.
+      cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+        if (!cachedResponse) return null;
+        const account = await signedInAccount();
+        if (account === undefined) return cachedResponse; // cannot tell: the page checks itself
+        if (accountOf(cachedResponse.headers.get("X-Sibol-Offline")) === account) return cachedResponse;
+        await forgetPages();
+        return null;
       },
     },
     new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 2 * 24 * 3600 }),
@@ -128,13 +166,35 @@ async function keepOpenPages(event: ExtendableEvent): Promise<void> {
 self.addEventListener("fetch", (event: FetchEvent) => {
   const url = new URL(event.request.url);
   if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === "/logout") {
-    event.respondWith(forgetEverything().then(() => fetch(event.request)));
+    event.respondWith(
+      signedInAccount()
+        .then(signOut)
+        .then(() => fetch(event.request)),
+    );
   }
 });
 
-self.addEventListener("message", (event: ExtendableMessageEvent) => {
-  if (event.data?.type === "sibol-forget") event.waitUntil(forgetEverything());
-});
+interface CookieChangeEvent extends ExtendableEvent {
+  readonly changed: ReadonlyArray<{ name: string }>;
+  readonly deleted: ReadonlyArray<{ name: string }>;
+}
+
+// The server set or deleted the account cookie (a sign-in, a sign-out, an ended session), even
+// with no page of ours open: the kept pages go unless they are the new account's.
+self.addEventListener("cookiechange", ((event: CookieChangeEvent) => {
+  if ([...event.changed, ...event.deleted].some((c) => c.name === ACCOUNT_COOKIE))
+    event.waitUntil(checkAccount());
+}) as EventListener);
+
+/** Asks to hear of the account cookie's changes (the Cookie Store API, where there is one). */
+async function watchAccount(): Promise<void> {
+  const cookies = (
+    self.registration as ServiceWorkerRegistration & {
+      cookies?: { subscribe(s: Array<{ name: string; url: string }>): Promise<void> };
+    }
+  ).cookies;
+  await cookies?.subscribe([{ name: ACCOUNT_COOKIE, url: "/" }]).catch(() => undefined);
+}
 
 /** Tells open pages the entries changed (one was sent or refused), so their list is redrawn. */
 async function entriesChanged(): Promise<void> {
@@ -149,12 +209,17 @@ async function entriesChanged(): Promise<void> {
  * one without (or a 401: signed out) is left to the page, which words it in the worker's language.
  */
 async function sendEntries(): Promise<void> {
+  const account = await signedInAccount();
+  if (account === null) return; // signed out: every entry waits for its author
   for (const entry of await allEntries()) {
-    if (entry.refused || !entry.csrf) continue;
+    if (entry.refused || !entry.csrf || !entry.owner) continue;
+    if (account !== undefined && !isOwnedBy(entry, account)) continue; // another person's
     const response = await postEntry(entry, entry.csrf);
     if (response.ok) await dropEntry(entry.key);
     else if (isLater(response)) throw new Error(`sibol: entry not sent yet (HTTP ${response.status})`);
     else if (response.status === 401) return;
+    else if (await isAnotherAccounts(response))
+      continue; // its author is not signed in
     else {
       const reason = await refusalMessage(response);
       if (reason) await putEntry({ ...entry, refused: reason });
@@ -173,5 +238,10 @@ self.addEventListener("sync", ((event: SyncEvent) => {
 
 self.addEventListener("install", () => void self.skipWaiting());
 self.addEventListener("activate", (event: ExtendableEvent) =>
-  event.waitUntil(self.clients.claim().then(() => keepOpenPages(event))),
+  event.waitUntil(
+    self.clients
+      .claim()
+      .then(watchAccount)
+      .then(() => keepOpenPages(event)),
+  ),
 );

@@ -56,14 +56,28 @@ def test_an_admin_adds_an_area_and_every_list_offers_it(client, h, api_headers):
         ({"name": 7}, "Area name must be text."),
         ({"name": ["Purok 9"]}, "Area name must be text."),
         ({"name": "x" * 101}, "Area name must be at most 100 characters."),
-        ({"name": "purok 1"}, "An area named purok 1 already exists."),
-        ({"Area_Name": "PUROK 2"}, "An area named PUROK 2 already exists."),
     ],
 )
 def test_a_bad_name_is_a_400_naming_it_and_adds_nothing(client, h, body, message):
     before = listed(client, h, "?all=1")
     res = client.post(AREAS, json=body, headers=h)
     assert res.status_code == 400 and res.json["field"] == "name" and res.json["message"] == message
+    assert listed(client, h, "?all=1") == before
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"name": "purok 1"}, "An area named purok 1 already exists."),
+        ({"Area_Name": "PUROK 2"}, "An area named PUROK 2 already exists."),
+    ],
+)
+def test_a_taken_name_is_a_409_naming_it_and_adds_nothing(client, h, body, message):
+    """As a taken username is: the request is well formed, the name is someone else's."""
+    before = listed(client, h, "?all=1")
+    res = client.post(AREAS, json=body, headers=h)
+    assert res.status_code == 409 and res.json["field"] == "name" and res.json["message"] == message
+    assert res.json["code"] == "conflict"
     assert listed(client, h, "?all=1") == before
 
 
@@ -78,7 +92,7 @@ def test_rename_shows_everywhere_the_area_is_named(client, h):
         == 200
     )
     taken = client.patch(f"{AREAS}/{area_id('PUROK TRES')}", json={"name": "Purok 4"}, headers=h)
-    assert taken.status_code == 400 and taken.json["field"] == "name"
+    assert taken.status_code == 409 and taken.json["field"] == "name"
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,9 @@ def test_username_falls_back_to_names_when_email_local_part_is_empty():
             "firstName",
             "First name must be at most 100 characters",
         ),
+        ({"username": "u" * 51, "Username": None}, "username", "Username must be at most 50 characters"),
+        ({"username": None, "Username": "u" * 51}, "username", "Username must be at most 50 characters"),
+        ({"username": 7, "Username": None}, "username", "Username must be text"),
     ],
 )
 def test_signup_refusals_name_the_field_and_write_nothing(client, override, field, message):
@@ -88,6 +91,12 @@ def test_signup_refusals_name_the_field_and_write_nothing(client, override, fiel
     assert res.status_code == 400, res.json
     assert res.json["field"] == field and res.json["message"].startswith(message)
     assert count(Account) == 0 and count(AccountToken) == 0 and outbox == []
+
+
+def test_a_username_of_fifty_characters_is_taken_and_the_username_still_derived(client):
+    res = client.post("/api/auth/signup", json=signup_body(username="u" * 50, Username="u" * 50))
+    assert res.status_code == 201, res.json
+    assert res.json["username"] != "u" * 50  # derived from the e-mail, as every sign-up's
 
 
 @pytest.mark.parametrize("data", ["{not json", "[1, 2]", '"text"'])

@@ -390,3 +390,34 @@ def test_another_barangays_rows_are_not_seen_nor_used(client, staff_headers, ope
     with tenancy.unscoped():
         kept = db.session.get(CollectionSchedule, other_barangay["schedule"])
         assert kept is not None and kept.status == "Pending"
+
+
+# What the console shows can be saved unchanged ------------------------------------------------
+
+
+def test_every_sample_schedule_put_back_as_read_is_saved_unchanged(client, staff_headers):
+    from sibol.household import seed as household_seed
+
+    household_seed.sample_data()
+    rows = client.get("/api/schedules", headers=staff_headers).json
+    assert rows
+    for row in rows:
+        body = {name: row[name] for name in CLIENT_FIELDS if name != "Schedule_id"}
+        res = client.put(f"/api/schedules/{row['Schedule_id']}", json=body, headers=staff_headers)
+        assert res.status_code == 200, (row, res.json)
+        again = client.get("/api/schedules", headers=staff_headers).json
+        assert next(r for r in again if r["Schedule_id"] == row["Schedule_id"]) == row
+
+
+def test_put_back_unchanged_still_refuses_a_new_bad_value(client, staff_headers):
+    schedule = make_schedule(areas=("Package 3",), contact="pedro@example.test")
+    row = next(r for r in client.get("/api/schedules", headers=staff_headers).json if r["Schedule_id"] == schedule.id)
+    assert row["Account_id"] is None and row["Area"] == ["Package 3"]
+    url = f"/api/schedules/{schedule.id}"
+    for change, field in (
+        ({"Account_id": 999999}, "Account_id"),  # another operator must be a real one
+        ({"Contact": "pedro@example.org"}, "Contact"),  # a new contact must be a mobile
+        ({"Area": ["Package 3", "Package 4"]}, "Area"),  # a new name must be an area
+    ):
+        res = client.put(url, json={**row, **change}, headers=staff_headers)
+        assert res.status_code == 400 and res.json["field"] == field, res.json

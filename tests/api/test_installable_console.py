@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from sibol.models import RoleId
-from tests.factories import make_account
+from tests.factories import DEFAULT_PASSWORD, make_account
 from tests.factories_maintenance import make_request
 
 MARK = "X-Sibol-Offline"
@@ -75,7 +75,8 @@ def test_every_offline_page_registers_the_worker_with_one_tiny_script(client, st
     script = client.get(WORKER_ENTRY + name)
     assert script.status_code == 200
     assert b'register("/sw.js"' in script.get_data()
-    assert len(script.get_data()) < 200  # the only script an offline page adds: no imports
+    # The only script an offline page adds, no imports: the registration and the shared-phone check.
+    assert len(script.get_data()) < 400
 
 
 def test_pages_that_are_not_kept_offline_do_not_register_the_worker(client, login):
@@ -83,3 +84,65 @@ def test_pages_that_are_not_kept_offline_do_not_register_the_worker(client, logi
     assert WORKER_ENTRY not in client.get("/dashboard").get_data(as_text=True)
     refused = client.get("/household/collection-day")
     assert refused.status_code == 403 and WORKER_ENTRY not in refused.get_data(as_text=True)
+
+
+# Shared phones ---------------------------------------------------------------------------------
+
+ACCOUNT_COOKIE = "sibol_account"
+
+
+def test_the_account_cookie_follows_the_session_and_scripts_may_read_it(client, login):
+    ana = make_account(username="ana")
+    res = login(ana)
+    cookie = client.get_cookie(ACCOUNT_COOKIE)
+    assert cookie is not None and cookie.value == str(ana.id)
+    assert "HttpOnly" not in next(
+        h for h in res.headers.getlist("Set-Cookie") if h.startswith(ACCOUNT_COOKIE)
+    )
+    client.post("/logout")
+    assert client.get_cookie(ACCOUNT_COOKIE) is None
+    # A session that ended elsewhere: the next page (the sign-in page it is sent to) deletes it.
+    login(ana)
+    client.set_cookie("session", "")  # the session cookie is gone (expired, cleared)
+    client.get("/household/collection-day")
+    assert client.get_cookie(ACCOUNT_COOKIE) is None
+    # A call with a bearer token is no browser session: it gets no cookie.
+    token = client.post("/api/auth/login", json={"username": "ana", "password": DEFAULT_PASSWORD}).json[
+        "token"
+    ]
+    app_client = client.application.test_client()
+    res = app_client.get("/api/household/leaderboard", headers={"Authorization": f"Bearer {token}"})
+    assert res.status_code == 200 and app_client.get_cookie(ACCOUNT_COOKIE) is None
+
+
+def test_offline_pages_name_their_account_for_the_entries_they_keep(client, staff, staff_client):
+    html = client.get("/household/collection-day").get_data(as_text=True)
+    assert f'<meta name="sibol-account" content="{staff.id}" data-name="{staff.full_name}">' in html
+
+
+def test_an_entry_stating_another_author_is_refused_and_credits_nothing(client, staff, staff_client):
+    from tests.factories_household import make_member
+
+    rosa = make_member("Rosa", points=0)
+    url = f"/api/household/members/{rosa.id}/waste"
+    other = make_account(username="ana")
+    refused = client.post(url, json={"wasteKg": "1"}, headers={"X-Sibol-Entry-Author": str(other.id)})
+    assert refused.status_code == 403, refused.json
+    assert refused.json["code"] == "another_account" and refused.json["field"] == "author"
+    assert "another account" in refused.json["message"]
+    assert client.get("/api/household/leaderboard?q=Rosa").json["data"][0]["points"] == 0
+    own = client.post(url, json={"wasteKg": "1"}, headers={"X-Sibol-Entry-Author": str(staff.id)})
+    assert own.status_code == 201 and own.json["points"] == 30
+    plain = client.post(url, json={"wasteKg": "1"})  # without the header: as before
+    assert plain.status_code == 201
+
+
+def test_a_remark_stating_another_author_is_refused(client, staff, staff_client):
+    request = make_request()
+    other = make_account(username="ana")
+    res = client.post(
+        f"/api/maintenance/requests/{request.id}/remarks",
+        json={"remarks": "Needs oil"},
+        headers={"X-Sibol-Entry-Author": str(other.id)},
+    )
+    assert res.status_code == 403 and res.json["code"] == "another_account"

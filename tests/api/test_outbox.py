@@ -3,8 +3,11 @@ consoles run from one checkout each find only their own mail there."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from sibol import emails
 from tests.factories import make_account
 
 
@@ -27,3 +30,20 @@ def test_a_reset_code_lands_in_the_outbox_beside_the_database(console_folder, cl
     written = list((console_folder / "outbox").glob("*.eml"))
     assert len(written) == 1 and "ana@north.example.test" in written[0].name
     assert "ana@north.example.test" in written[0].read_text()
+
+
+def test_two_mails_of_one_kind_to_one_address_in_one_second_are_both_kept(
+    console_folder, client, monkeypatch
+):
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    monkeypatch.setattr(emails.time, "strftime", lambda _fmt, *_when: stamp)  # both in one second
+    with client.application.test_request_context():
+        for code in ("111111", "222222"):
+            emails.deliver_now("ana@north.example.test", "Code", code, f"<p>{code}</p>", "auth_reset_code")
+    written = sorted(p.name for p in (console_folder / "outbox").glob("*.eml"))
+    assert written == [
+        f"{stamp}-auth_reset_code-ana@north.example.test-2.eml",
+        f"{stamp}-auth_reset_code-ana@north.example.test.eml",
+    ]
+    bodies = [(console_folder / "outbox" / name).read_text() for name in written]
+    assert "222222" in bodies[0] and "111111" in bodies[1]  # neither overwrote the other

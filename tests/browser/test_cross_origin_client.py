@@ -20,6 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import select
 
+from sibol.auth import recovery
 from sibol.extensions import db, mail
 from sibol.models import Account, AccountStatus, CollectionSchedule, Machine, RoleId
 from tests.factories import DEFAULT_PASSWORD, make_account, make_admin, make_machine
@@ -147,3 +148,23 @@ def test_spec_client_on_another_origin_works_after_visiting_our_pages(
 def results_of(browser) -> dict[str, dict]:
     WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-done"))
     return {r["step"]: r for r in json.loads(browser.find_element(By.ID, "results").text)}
+
+
+def test_a_first_password_set_on_our_page_ends_on_the_clients_sign_in_page(
+    browser, live_server, in_app, client_origin
+):
+    """Our set-password form redirects to the client's /login: the page's Content-Security-Policy
+    lets the form end there (form-action covers a form's redirects), so the browser follows."""
+    with in_app():
+        account = make_account(username="lito", password=None)
+        set_url = recovery.activate_for_approval(account).replace("http://localhost", live_server.url)
+    browser.get(set_url)
+    browser.find_element(By.ID, "newPassword").send_keys("N3w-Passw0rd!x")
+    browser.find_element(By.ID, "confirmPassword").send_keys("N3w-Passw0rd!x")
+    browser.find_element(By.ID, "set-password").click()
+    WebDriverWait(browser, 10).until(lambda d: d.current_url.startswith(f"{client_origin}/login"))
+    assert "username=lito" in browser.current_url
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Client calls"  # the client's page
+    with in_app():
+        db.session.expire_all()
+        assert db.session.scalar(select(Account).where(Account.username == "lito")).password_hash

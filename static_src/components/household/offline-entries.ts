@@ -3,21 +3,30 @@
  * ("N waiting to send", each entry, a refused one's reason with fix and discard), the sending when
  * the link returns, and the sign-out guard. Collection day (offline.ts), the Household page's
  * Record waste and the Maintenance page's Add Remark use it; with signal their forms post as
- * without JavaScript.
+ * without JavaScript. Each entry carries its author (the page's meta sibol-account): only the
+ * author's pages send it or drop it at sign-out; other accounts see it as saved by that author.
  */
 import { csrfToken } from "../../lib/api";
 import { ask } from "../../lib/confirm";
 import { closeDialog, openDialog } from "../../lib/dialog";
 import { formatNumber, t } from "../../lib/i18n";
 import { allEntries, dropEntry, type Entry, newKey, putEntry, renderQueue, syncAll } from "./offline-queue";
-import { SYNC_TAG, withTypedValue } from "./offline-store";
+import { isOwnedBy, SYNC_TAG, withTypedValue } from "./offline-store";
 import { previewEarnings } from "./page";
 
 /** At most this many detail dialogs are fetched ahead (one page of the list). */
 const MAX_WARM = 25;
 
-async function forgetEverything(): Promise<void> {
-  const entries = await allEntries();
+/** The account signed in on this page (its id and name), as the server wrote it. */
+function signedIn(): { id: string; name: string } {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="sibol-account"]');
+  return { id: meta?.content ?? "", name: meta?.dataset.name ?? "" };
+}
+
+/** Sign-out: this account's entries and every kept page leave the phone; others' entries stay. */
+async function forgetMine(): Promise<void> {
+  const me = signedIn().id;
+  const entries = (await allEntries()).filter((e) => isOwnedBy(e, me));
   await Promise.all(entries.map((e) => dropEntry(e.key)));
   if ("caches" in window) {
     for (const name of await caches.keys())
@@ -44,7 +53,8 @@ export function guardSignOut(): void {
       event.preventDefault();
       event.stopPropagation();
       void (async () => {
-        const unsent = (await allEntries()).length;
+        const me = signedIn().id;
+        const unsent = (await allEntries()).filter((e) => isOwnedBy(e, me)).length;
         const message = t(
           "{count} entries have not been sent. Signing out deletes them from this phone. Sign out anyway?",
           { count: formatNumber(unsent) },
@@ -54,7 +64,7 @@ export function guardSignOut(): void {
           !(await ask(message, { title: t("Sign out"), confirmLabel: t("Sign out"), danger: true }))
         )
           return;
-        await forgetEverything();
+        await forgetMine();
         cleared = true;
         form.requestSubmit();
       })();
@@ -79,8 +89,9 @@ export interface OfflineQueue {
 
 /** The list of waiting entries in `host`, and their sending whenever the link is there. */
 export function offlineQueue(host: HTMLElement): OfflineQueue {
+  const me = signedIn();
   const refresh = async () => {
-    renderQueue(host, await allEntries(), {
+    renderQueue(host, await allEntries(), me.id, {
       fix: (entry: Entry, value: string) => {
         // What was typed changed: it is another request, with a new key.
         void dropEntry(entry.key)
@@ -90,20 +101,35 @@ export function offlineQueue(host: HTMLElement): OfflineQueue {
       discard: (entry: Entry) => void dropEntry(entry.key).then(refresh),
     });
   };
-  const sync = () => syncAll(() => void refresh()).then(refresh);
+  const sync = () => syncAll(me.id, () => void refresh()).then(refresh);
   window.addEventListener("online", () => void sync());
   navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<{ type?: string }>) => {
     if (event.data?.type === "sibol-entries-changed") void refresh();
   });
-  void refresh().then(() => (navigator.onLine ? sync() : undefined));
+  void adoptToken(me.id)
+    .then(refresh)
+    .then(() => (navigator.onLine ? sync() : undefined));
   return {
     async keep(entries) {
       const csrf = csrfToken();
-      await Promise.all(entries.map((entry) => putEntry({ ...entry, csrf })));
+      await Promise.all(
+        entries.map((entry) => putEntry({ ...entry, csrf, owner: me.id, ownerName: me.name })),
+      );
       await refresh();
       void registerSync().catch(() => undefined); // no Background Sync: the online event sends them
     },
   };
+}
+
+/**
+ * The author signed in again (a new session, a new CSRF token): their entries take this page's
+ * token, so the service worker can send them too.
+ */
+async function adoptToken(account: string): Promise<void> {
+  const csrf = csrfToken();
+  if (!csrf || !account) return;
+  const stale = (await allEntries()).filter((e) => isOwnedBy(e, account) && e.csrf !== csrf);
+  await Promise.all(stale.map((entry) => putEntry({ ...entry, csrf })));
 }
 
 /** A list host at the top of the page's main content (pages other than collection day). */

@@ -7,7 +7,9 @@
  * the next visit in any case (the fallback; both may run, the key keeps it to one credit). A resend
  * after a lost answer carries the same key, so the server replays its answer instead of
  * crediting twice. An entry the server refuses stays, with the reason, until the worker fixes
- * what was typed (a new key: it is a new request) or discards it.
+ * what was typed (a new key: it is a new request) or discards it. An entry belongs to the account
+ * that typed it (a shared phone): another account's page lists it as "saved by ... on this phone"
+ * and never sends it; it is sent once its author signs in again, or discarded.
  */
 import { csrfToken } from "../../lib/api";
 import { formatNumber, t } from "../../lib/i18n";
@@ -16,6 +18,7 @@ import {
   dropEntry,
   type Entry,
   isLater,
+  isOwnedBy,
   isRemark,
   postEntry,
   putEntry,
@@ -51,13 +54,13 @@ export async function sendEntry(entry: Entry): Promise<"sent" | "refused" | "lat
 
 let syncing: Promise<void> | null = null;
 
-/** Sends every waiting entry, one at a time (never two sends of one entry at once). */
-export function syncAll(onChange: () => void): Promise<void> {
+/** Sends every waiting entry of `account`, one at a time (never two sends of one entry at once). */
+export function syncAll(account: string, onChange: () => void): Promise<void> {
   if (syncing) return syncing;
   syncing = (async () => {
     try {
       for (const entry of await allEntries()) {
-        if (entry.refused) continue;
+        if (entry.refused || !isOwnedBy(entry, account)) continue;
         const result = await sendEntry(entry);
         onChange();
         if (result === "later") break;
@@ -69,16 +72,30 @@ export function syncAll(onChange: () => void): Promise<void> {
   return syncing;
 }
 
-/** The list under the form: "N waiting to send", each entry, and a refused one's reason. */
+/** A discard button for one entry. */
+function discardButton(entry: Entry, discard: (e: Entry) => void): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn btn--small btn--ghost";
+  button.textContent = t("Discard");
+  button.addEventListener("click", () => discard(entry));
+  return button;
+}
+
+/**
+ * The list under the form: "N waiting to send" (the entries of `account`, the one signed in),
+ * each entry, a refused one's reason, and another account's entries as saved by it.
+ */
 export function renderQueue(
   host: HTMLElement,
   entries: Entry[],
+  account: string,
   actions: { fix: (e: Entry, value: string) => void; discard: (e: Entry) => void },
 ): void {
   host.hidden = entries.length === 0;
   host.replaceChildren();
   if (!entries.length) return;
-  const waiting = entries.filter((e) => !e.refused).length;
+  const waiting = entries.filter((e) => !e.refused && isOwnedBy(e, account)).length;
   const title = document.createElement("p");
   title.className = "offline-queue__title";
   title.setAttribute("role", "status");
@@ -91,7 +108,17 @@ export function renderQueue(
     item.textContent = isRemark(entry)
       ? t("{name}: remark “{remarks}”", { name: entry.name, remarks: entry.remarks ?? "" })
       : t("{name}: {kg} kg", { name: entry.name, kg: entry.wasteKg ?? "" });
-    if (entry.refused) {
+    if (!isOwnedBy(entry, account)) {
+      // Another person's work on a shared phone: never sent from here, only named or discarded.
+      item.classList.add("is-another-account");
+      const author = entry.ownerName || t("another account");
+      const whose = document.createElement("p");
+      whose.className = "offline-queue__owner";
+      whose.textContent = t("Saved by {name} on this phone: it is sent once {name} signs in again.", {
+        name: author,
+      });
+      item.append(whose, discardButton(entry, actions.discard));
+    } else if (entry.refused) {
       item.classList.add("is-refused");
       const reason = document.createElement("p");
       reason.className = "field__error";
@@ -112,12 +139,7 @@ export function renderQueue(
       fix.className = "btn btn--small";
       fix.textContent = t("Send again");
       fix.addEventListener("click", () => actions.fix(entry, kg.value));
-      const discard = document.createElement("button");
-      discard.type = "button";
-      discard.className = "btn btn--small btn--ghost";
-      discard.textContent = t("Discard");
-      discard.addEventListener("click", () => actions.discard(entry));
-      item.append(reason, kg, fix, discard);
+      item.append(reason, kg, fix, discardButton(entry, actions.discard));
     }
     list.append(item);
   }

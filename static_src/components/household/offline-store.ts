@@ -17,6 +17,31 @@ export interface Entry {
   remarks?: string; // ...and the remark, as typed
   csrf?: string; // the page's CSRF token, for a send by the service worker (no page to ask)
   refused?: string; // the server's reason
+  owner?: string; // the account that typed it (its id): sent only while that account is signed in
+  ownerName?: string; // its name, for "saved by ... on this phone"
+}
+
+/** The entry was typed by `account` (an entry kept before authors were recorded is nobody's). */
+export const isOwnedBy = (entry: Entry, account: string | null | undefined): boolean =>
+  !!account && entry.owner === account;
+
+/** The cookie naming the account this browser is signed in as (sibol/web/offline.py). */
+export const ACCOUNT_COOKIE = "sibol_account";
+
+/**
+ * The account this browser is signed in as, read from that cookie through the Cookie Store API
+ * (the service worker has no document.cookie): null when signed out, undefined where the
+ * browser cannot tell (no Cookie Store API).
+ */
+export async function signedInAccount(): Promise<string | null | undefined> {
+  const store = (globalThis as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } })
+    .cookieStore;
+  if (!store) return undefined;
+  try {
+    return (await store.get(ACCOUNT_COOKIE))?.value ?? null;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A remark on a maintenance request (else a credit of food waste). */
@@ -75,8 +100,11 @@ export function postEntry(entry: Entry, csrf: string): Promise<Response> {
         `/api/household/members/${entry.memberId}/waste`,
         { wasteKg: entry.wasteKg, collectedAt: entry.collectedAt },
       ];
-  // The session cookie says who sends it (no bearer token: a service worker has none).
-  return send("POST", url, body, { csrf, bearer: false, headers: { "Idempotency-Key": entry.key } });
+  // The session cookie says who sends it (no bearer token: a service worker has none); the server
+  // refuses an entry whose author is not the account signed in (403 another_account).
+  const headers: Record<string, string> = { "Idempotency-Key": entry.key };
+  if (entry.owner) headers["X-Sibol-Entry-Author"] = entry.owner;
+  return send("POST", url, body, { csrf, bearer: false, headers });
 }
 
 /**
@@ -99,5 +127,16 @@ export async function refusalMessage(response: Response): Promise<string | null>
     return body.message ?? null;
   } catch {
     return null; // not JSON: the status says it
+  }
+}
+
+/** The server refused the entry because another account is signed in: it waits for its author. */
+export async function isAnotherAccounts(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  try {
+    const body = (await response.clone().json()) as { code?: string };
+    return body.code === "another_account";
+  } catch {
+    return false;
   }
 }

@@ -1,7 +1,7 @@
 """MQTT: a refused message keeps its first 512 bytes; dead letters for messages no handler stored
 
-Revision ID: 0025_mqttstore_dead_letters
-Revises: 0024_member_area
+Revision ID: 0026_dead_letters
+Revises: 0025_totp_second_factor
 Create Date: 2026-11-28 23:20:00
 
 """
@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import mysql
 
-revision = "0025_mqttstore_dead_letters"
-down_revision = "0024_member_area"
+revision = "0026_dead_letters"
+down_revision = "0025_totp_second_factor"
 branch_labels = None
 depends_on = None
 
