@@ -132,9 +132,11 @@ run: $(if $(OWN_BROKER),mosquitto-installed) $(PY_STAMP) $(APP_MYSQL) build seed
 
 # SIBOL_MQTT=1 without SIBOL_MQTT_URL runs the console's own Mosquitto (Debian puts it in /usr/sbin).
 MOSQUITTO ?= $(firstword $(shell command -v mosquitto) $(wildcard /usr/sbin/mosquitto /usr/local/sbin/mosquitto))
+# Its client-id plugin (sibol/telemetry/mqtt/client_ids.c) is compiled against Mosquitto's headers.
+MOSQUITTO_PLUGIN_H ?= /usr/include/mosquitto_plugin.h
 mosquitto-installed:
-	@[ -n "$(MOSQUITTO)" ] || { \
-	  echo "SIBOL_MQTT=1 runs the console's own MQTT broker, Mosquitto, which is not installed: sudo apt-get install mosquitto (or set SIBOL_MQTT_URL to a broker elsewhere, or SIBOL_MQTT=0)"; \
+	@[ -n "$(MOSQUITTO)" ] && command -v cc >/dev/null && [ -f "$(MOSQUITTO_PLUGIN_H)" ] || { \
+	  echo "SIBOL_MQTT=1 runs the console's own MQTT broker, Mosquitto, with a small plugin built by a C compiler, and something is missing: sudo apt-get install mosquitto gcc mosquitto-dev libmosquitto-dev (or set SIBOL_MQTT_URL to a broker elsewhere, or SIBOL_MQTT=0)"; \
 	  exit 1; }
 
 dev: $(PY_STAMP) $(APP_MYSQL) $(NODE_STAMP) seed

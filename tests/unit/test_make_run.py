@@ -78,9 +78,18 @@ def test_sibol_mqtt_without_mosquitto_says_what_to_install_and_stops(checkout):
     res = make_run(checkout, "MOSQUITTO=", env=environment(), dry=False)
     assert res.returncode != 0
     assert res.stdout.splitlines() == [
-        "SIBOL_MQTT=1 runs the console's own MQTT broker, Mosquitto, which is not installed: "
-        "sudo apt-get install mosquitto (or set SIBOL_MQTT_URL to a broker elsewhere, or SIBOL_MQTT=0)"
+        "SIBOL_MQTT=1 runs the console's own MQTT broker, Mosquitto, with a small plugin built by a C "
+        "compiler, and something is missing: sudo apt-get install mosquitto gcc mosquitto-dev "
+        "libmosquitto-dev (or set SIBOL_MQTT_URL to a broker elsewhere, or SIBOL_MQTT=0)"
     ]
+    # Mosquitto without its headers (the plugin cannot be built): the same one line.
+    res = make_run(
+        checkout,
+        "MOSQUITTO_PLUGIN_H=/nonexistent.h",
+        env=environment(MOSQUITTO="/usr/sbin/mosquitto"),
+        dry=False,
+    )
+    assert res.returncode != 0 and "mosquitto-dev" in res.stdout and "Traceback" not in res.stderr
     assert "Traceback" not in res.stderr
     # A broker elsewhere needs no Mosquitto here.
     res = make_run(checkout, "MOSQUITTO=", env=environment(SIBOL_MQTT_URL="mqtt://broker.example:1883"))
