@@ -48,7 +48,9 @@ def make_test(
     # A Node new enough that the Makefile keeps the stand-in npm first on PATH.
     stand_in(bin_dir, "node", 'case "$1" in --version) echo v22.0.0;; esac; exit 0')
     # Not the flags of a make this test may itself run under (`make test`).
-    env = {k: v for k, v in os.environ.items() if k not in {"SIBOL_TEST_DATABASE_URL", "MAKEFLAGS", "MFLAGS"}}
+    # (nor the worker count a developer may have set for it).
+    skip = {"SIBOL_TEST_DATABASE_URL", "MAKEFLAGS", "MFLAGS", "PYTEST_WORKERS"}
+    env = {k: v for k, v in os.environ.items() if k not in skip}
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
     args = ["make", "--no-print-directory", *(f"-o{target}" for target in DONE), "test", f"PY={python}"]
     done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
