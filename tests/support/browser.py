@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
@@ -23,6 +24,7 @@ CHROMIUM = os.environ.get("SIBOL_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("SIBOL_CHROMEDRIVER", "/usr/bin/chromedriver")
 # The top bar's greatest height at every width (a Menu button on phones).
 TOPBAR_MAX = 64
+COMMAND_TIMEOUT = 120  # seconds for one WebDriver command (a page load has its own 30)
 
 
 def chrome_options(binary: str, prefix: str = "sibol-chrome-"):
@@ -59,8 +61,27 @@ def make_driver(binary: str, *, javascript: bool = True) -> WebDriver:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    # Selenium waits for chromedriver's answer without a limit by default: a browser that stops
+    # answering would hang the whole test run. Every command gets COMMAND_TIMEOUT seconds.
+    driver.command_executor._client_config.timeout = COMMAND_TIMEOUT
     driver.sibol_profile = profile
     return driver
+
+
+def kill(driver: WebDriver) -> None:
+    """End a driver that may no longer answer: chromedriver and the Chromium of its profile are
+    killed rather than asked to quit (a hung browser would not answer that either)."""
+    process = getattr(getattr(driver, "service", None), "process", None)
+    if process is not None:
+        process.kill()
+    profile = getattr(driver, "sibol_profile", "")
+    for pid in os.listdir("/proc") if profile else ():
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                if f"--user-data-dir={profile}".encode() in file.read():
+                    os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
 
 
 # The servers the browser tests started (tests/browser/conftest.py, tests/support/offline.py):
@@ -111,10 +132,17 @@ class SharedDriver:
                         "Storage.clearDataForOrigin",
                         {"origin": f"{parts.scheme}://{parts.netloc}", "storageTypes": "all"},
                     )
-        except WebDriverException:
-            self.quit()
+        except Exception:  # noqa: BLE001 - WebDriverException, or urllib3's time-out of a hung browser
+            self.kill()
         finally:
             ORIGINS.clear()
+
+    def kill(self) -> None:
+        """A driver that could not be reset: ended without asking it, the next test gets a new one."""
+        if self.driver is not None:
+            driver, self.driver = self.driver, None
+            kill(driver)
+            shutil.rmtree(driver.sibol_profile, ignore_errors=True)
 
     def quit(self) -> None:
         if self.driver is not None:
