@@ -411,7 +411,9 @@ def test_every_sample_schedule_put_back_as_read_is_saved_unchanged(client, staff
 
 def test_put_back_unchanged_still_refuses_a_new_bad_value(client, staff_headers):
     schedule = make_schedule(areas=("Package 3",), contact="pedro@example.test")
-    row = next(r for r in client.get("/api/schedules", headers=staff_headers).json if r["Schedule_id"] == schedule.id)
+    row = next(
+        r for r in client.get("/api/schedules", headers=staff_headers).json if r["Schedule_id"] == schedule.id
+    )
     assert row["Account_id"] is None and row["Area"] == ["Package 3"]
     url = f"/api/schedules/{schedule.id}"
     for change, field in (
