@@ -115,41 +115,32 @@ def seeded_user(in_app) -> str:
         return make_account(first_name="Liza").username
 
 
-@pytest.fixture(scope="session")
-def shared_browser(browser_binary):
-    shared = SharedDriver(lambda: make_driver(browser_binary))
-    yield shared
-    shared.quit()
-
-
-@pytest.fixture(scope="session")
-def shared_browser_nojs(browser_binary):
-    shared = SharedDriver(lambda: make_driver(browser_binary, javascript=False))
-    yield shared
-    shared.quit()
+def _own_browser(browser_binary: str, *, javascript: bool = True):
+    # A Chromium with a new profile for each test. One browser shared by a worker's tests carried
+    # a test's service worker and kept pages into the next (an order-dependent failure), and a
+    # reset that hung stopped the run; a new one costs a second or two.
+    own = SharedDriver(lambda: make_driver(browser_binary, javascript=javascript))
+    yield own.take()
+    own.kill()  # not asked to quit: a browser that stopped answering would not answer that either
 
 
 @pytest.fixture
-def browser(shared_browser):
-    """Headless Chromium, as new: no cookies, nothing stored, one blank tab."""
-    yield shared_browser.take()
-    shared_browser.give_back()
+def browser(browser_binary):
+    """Headless Chromium, new: no cookies, nothing stored, one blank tab."""
+    yield from _own_browser(browser_binary)
 
 
 @pytest.fixture
 def fresh_browser(browser_binary):
-    """A Chromium of its own with a new profile, for a test that counts on one: the DevTools
-    protocol numbers a profile's service worker registrations from 0 and never reuses a number."""
-    shared = SharedDriver(lambda: make_driver(browser_binary))
-    yield shared.take()
-    shared.quit()
+    """The same as `browser` (every test's Chromium is new); kept for the tests that count on a
+    new profile: the DevTools protocol numbers a profile's service worker registrations from 0."""
+    yield from _own_browser(browser_binary)
 
 
 @pytest.fixture
-def browser_nojs(shared_browser_nojs):
-    """Headless Chromium with JavaScript off, as new."""
-    yield shared_browser_nojs.take()
-    shared_browser_nojs.give_back()
+def browser_nojs(browser_binary):
+    """Headless Chromium with JavaScript off, new."""
+    yield from _own_browser(browser_binary, javascript=False)
 
 
 @pytest.fixture

@@ -90,7 +90,8 @@ ORIGINS: set[str] = set()
 
 
 class SharedDriver:
-    """One Chromium for all the browser tests of a process (starting one costs a second or two).
+    """A Chromium handed out by `take()` (tests/browser/conftest.py gives each test its own and
+    kills it after; `give_back()` can reset one for reuse).
 
     `take()` hands it out; `give_back()` leaves it as a new one would be: one fresh tab (the
     DevTools settings of the old one, such as an emulated screen, network or print media and
