@@ -139,8 +139,12 @@ def test_rows_follow_the_selector_and_the_add_forms_save(live_server, browser, i
     )
     option.click()
     wait(browser).until(EC.url_contains(f"machine={beta_id}"))
-    table = browser.find_element(By.ID, "chemical-additives")
-    assert "Urea" in table.text and "Lime" not in table.text
+    wait(browser).until(
+        lambda d: (
+            "Urea" in d.find_element(By.ID, "chemical-additives").text
+            and "Lime" not in d.find_element(By.ID, "chemical-additives").text
+        )
+    )
 
     browser.find_element(By.ID, "machines-add").click()
     dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "add-row-dialog")))
@@ -149,18 +153,21 @@ def test_rows_follow_the_selector_and_the_add_forms_save(live_server, browser, i
     dialog.find_element(By.ID, "add-person").send_keys("Lito Lapid")
     dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(browser).until(lambda d: "Molasses" in d.find_element(By.ID, "chemical-additives").text)
-    assert "Lito Lapid" in browser.find_element(By.ID, "chemical-additives").text
+    wait(browser).until(lambda d: "Lito Lapid" in d.find_element(By.ID, "chemical-additives").text)
 
     browser.find_element(By.LINK_TEXT, "Waste Container").click()
-    combo = wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "input[role=combobox]")))
-    assert combo.get_attribute("value") == "Alpha Digester"  # the default: the first machine
-    assert "WC-ALPHA" in browser.find_element(By.ID, "waste-containers").text
+    wait(browser).until(  # the default: the first machine
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "input[role=combobox]").get_attribute("value") == "Alpha Digester"
+        )
+    )
+    wait(browser).until(lambda d: "WC-ALPHA" in d.find_element(By.ID, "waste-containers").text)
     browser.find_element(By.ID, "machines-add").click()
     dialog = wait(browser).until(EC.visibility_of_element_located((By.ID, "add-row-dialog")))
     Select(dialog.find_element(By.ID, "add-area")).select_by_visible_text("Package 2")
     dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait(browser).until(lambda d: "Package 2" in d.find_element(By.ID, "waste-containers").text)
-    assert "Not Full" in browser.find_element(By.ID, "waste-containers").text
+    wait(browser).until(lambda d: "Not Full" in d.find_element(By.ID, "waste-containers").text)
 
 
 def test_machines_and_rows_read_without_javascript(live_server, browser_nojs, in_app):
